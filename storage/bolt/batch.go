@@ -1,0 +1,142 @@
+package bolt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/veriland/veriland/storage"
+)
+
+// call is one Update waiting for a commit.
+type call struct {
+	ctx  context.Context
+	fn   func(storage.Tx) error
+	done chan error    // the outcome, sent once
+	lead chan struct{} // closed-over signal: this caller commits the next batch
+}
+
+// panicked carries a panic out of a batched transaction to the goroutine that
+// called Update, which re-panics with it.
+type panicked struct{ value any }
+
+func (p panicked) Error() string { return fmt.Sprintf("bolt: transaction panicked: %v", p.value) }
+
+// Update runs fn in a read-write transaction with group commit: concurrent callers
+// queue, and one of them (the leader) commits everything queued so far in one bbolt
+// transaction and one fsync. A lone writer commits at once, with no batching delay.
+// When one function of a batch fails, the batch is rolled back, that function is run
+// again on its own to get its authoritative error, and the others are retried: fn
+// must be safe to run more than once.
+func (s *Store) Update(ctx context.Context, fn func(tx storage.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c := &call{ctx: ctx, fn: fn, done: make(chan error, 1), lead: make(chan struct{}, 1)}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return storage.ErrClosed
+	}
+	s.queue = append(s.queue, c)
+	if !s.leading {
+		s.leading = true
+		s.mu.Unlock()
+		s.leadBatch()
+	} else {
+		s.mu.Unlock()
+		select {
+		case err := <-c.done:
+			return rethrow(err)
+		case <-c.lead:
+			s.leadBatch()
+		}
+	}
+	return rethrow(<-c.done)
+}
+
+func rethrow(err error) error {
+	var p panicked
+	if errors.As(err, &p) {
+		panic(p.value)
+	}
+	return err
+}
+
+// leadBatch commits one batch from the queue, then hands leadership to the oldest
+// waiting caller, so that no caller leads for longer than one commit.
+func (s *Store) leadBatch() {
+	s.mu.Lock()
+	n := min(len(s.queue), s.maxBatch)
+	batch := s.queue[:n:n]
+	s.queue = s.queue[n:]
+	s.mu.Unlock()
+
+	s.commit(batch)
+
+	s.mu.Lock()
+	if len(s.queue) > 0 {
+		next := s.queue[0]
+		s.mu.Unlock()
+		next.lead <- struct{}{}
+		return
+	}
+	s.leading = false
+	s.mu.Unlock()
+}
+
+func (s *Store) commit(batch []*call) {
+	for len(batch) > 0 {
+		failed := -1
+		var failErr error
+		err := s.db.Update(func(btx *bbolt.Tx) error {
+			for i, c := range batch {
+				if err := runGuarded(c, btx); err != nil {
+					failed, failErr = i, err
+					return err
+				}
+			}
+			return nil
+		})
+		switch {
+		case err == nil:
+			s.commits.Add(1)
+			s.txs.Add(uint64(len(batch)))
+			for _, c := range batch {
+				c.done <- nil
+			}
+			return
+		case failed < 0: // the commit itself failed: nothing is durable
+			if errors.Is(err, bbolt.ErrDatabaseNotOpen) {
+				err = storage.ErrClosed
+			}
+			for _, c := range batch {
+				c.done <- err
+			}
+			return
+		case len(batch) == 1:
+			batch[0].done <- failErr
+			return
+		default:
+			bad := batch[failed]
+			rest := make([]*call, 0, len(batch)-1)
+			rest = append(rest, batch[:failed]...)
+			batch = append(rest, batch[failed+1:]...)
+			s.commit([]*call{bad})
+		}
+	}
+}
+
+func runGuarded(c *call, btx *bbolt.Tx) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = panicked{value: v}
+		}
+	}()
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	return c.fn(&tx{ctx: c.ctx, btx: btx})
+}
