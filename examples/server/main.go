@@ -1,0 +1,218 @@
+// Command server is veriland's reference server: the library's packages wired to the
+// documented routes, with an embedded bbolt database.
+//
+//	go run ./examples/server                      # serve on 127.0.0.1:8080, data in ./data
+//	go run ./examples/server -mint-token -role admin -env SANDBOX
+//
+// Every flag has a VERILAND_* environment variable (flag wins): -data VERILAND_DATA,
+// -addr VERILAND_ADDR, -chain-id VERILAND_CHAIN_ID, -rate-limit VERILAND_RATE_LIMIT,
+// -public-origin VERILAND_PUBLIC_ORIGIN, -trust-dir VERILAND_TRUST_DIR,
+// -log-level VERILAND_LOG_LEVEL.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/httpserver"
+	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/internal/ids"
+	"github.com/veriland/veriland/storage/bolt"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type options struct {
+	data, addr, origin, trustDir, rateLimit, logLevel string
+	chainID                                           uint64
+	mint                                              bool
+	role, env, sub, acct                              string
+	ttl                                               time.Duration
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.data, "data", envOr("VERILAND_DATA", "./data"), "data directory (database and generated keys)")
+	fs.StringVar(&o.addr, "addr", envOr("VERILAND_ADDR", "127.0.0.1:8080"), "listen address")
+	fs.StringVar(&o.origin, "public-origin", envOr("VERILAND_PUBLIC_ORIGIN", ""), "public scheme://host[:port] (default http://ADDR)")
+	fs.StringVar(&o.trustDir, "trust-dir", envOr("VERILAND_TRUST_DIR", ""), "directory of CSCA certificates and ICAO master lists")
+	fs.StringVar(&o.rateLimit, "rate-limit", envOr("VERILAND_RATE_LIMIT", "on"), "rate limiting: on or off")
+	fs.StringVar(&o.logLevel, "log-level", envOr("VERILAND_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	chain, err := strconv.ParseUint(envOr("VERILAND_CHAIN_ID", "1"), 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("VERILAND_CHAIN_ID: %w", err)
+	}
+	fs.Uint64Var(&o.chainID, "chain-id", chain, "EIP-712 chainId of every signing domain")
+	fs.BoolVar(&o.mint, "mint-token", false, "print one token on stdout and exit")
+	fs.StringVar(&o.role, "role", "admin", "with -mint-token: holder, verifier, notary or admin")
+	fs.StringVar(&o.env, "env", "SANDBOX", "with -mint-token: SANDBOX or PRODUCTION")
+	fs.StringVar(&o.sub, "sub", "", "with -mint-token: subject (default: the role name)")
+	fs.StringVar(&o.acct, "acct", "", "with -mint-token: account id")
+	fs.DurationVar(&o.ttl, "ttl", 24*time.Hour, "with -mint-token: lifetime")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.rateLimit != "on" && o.rateLimit != "off" {
+		return nil, fmt.Errorf("-rate-limit must be on or off")
+	}
+	if o.chainID == 0 {
+		return nil, fmt.Errorf("-chain-id must be positive")
+	}
+	return o, nil
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(stderr, "server:", err)
+		return 2
+	}
+	sec, first, err := loadOrCreateSecrets(o.data)
+	if err != nil {
+		fmt.Fprintln(stderr, "server: keys:", err)
+		return 1
+	}
+	tokens := &auth.Tokens{Secrets: auth.Secrets{Sandbox: sec.jwtSandbox, Production: sec.jwtProduction}, Rand: rand.Reader}
+	if o.mint {
+		return mintToken(tokens, o, stdout, stderr)
+	}
+	if err := serve(ctx, o, sec, tokens, first, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "server:", err)
+		return 1
+	}
+	return 0
+}
+
+func mintToken(tokens *auth.Tokens, o *options, stdout, stderr io.Writer) int {
+	env, err := veriland.ParseEnvironment(strings.ToUpper(o.env))
+	if err != nil {
+		fmt.Fprintln(stderr, "server: -env:", err)
+		return 2
+	}
+	sub := o.sub
+	if sub == "" {
+		sub = o.role
+	}
+	tok, _, err := tokens.Mint(veriland.Principal{Subject: sub, Role: veriland.Role(o.role), Env: env, Account: o.acct}, o.ttl)
+	if err != nil {
+		fmt.Fprintln(stderr, "server: -mint-token:", err)
+		return 2
+	}
+	fmt.Fprintln(stdout, tok)
+	return 0
+}
+
+func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, first bool, stdout, stderr io.Writer) error {
+	level := new(slog.LevelVar)
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	store, err := bolt.Open(filepath.Join(o.data, "veriland.db"), bolt.Options{})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	origin := o.origin
+	if origin == "" {
+		origin = "http://" + ln.Addr().String()
+	}
+	srv, err := httpserver.New(httpserver.Config{
+		Store: store, Tokens: tokens, Logger: logger, Version: version,
+		PublicOrigin: origin, ChainID: o.chainID,
+		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"},
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+
+	if first {
+		acct, err := ids.New(rand.Reader, "acct")
+		if err != nil {
+			return err
+		}
+		tok, _, err := tokens.Mint(veriland.Principal{Subject: "admin", Role: veriland.RoleAdmin, Env: veriland.Sandbox, Account: acct}, 30*24*time.Hour)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "SANDBOX admin token (shown once, valid 30 days; mint more with -mint-token):\n%s\n", tok)
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	bgCtx, bgCancel := context.WithCancel(context.Background())
+	bgDone := make(chan error, 1)
+	go func() { bgDone <- srv.Run(bgCtx) }()
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	fmt.Fprintf(stderr, "listening on http://%s\n", ln.Addr())
+
+	select {
+	case err := <-serveErr:
+		bgCancel()
+		<-bgDone
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	err = hs.Shutdown(shutdownCtx)
+	bgCancel()
+	if bgErr := <-bgDone; bgErr != nil && !errors.Is(bgErr, context.Canceled) {
+		logger.Warn("background work", "err", bgErr)
+	}
+	return err
+}

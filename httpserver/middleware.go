@@ -1,0 +1,125 @@
+package httpserver
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/veriland/veriland"
+)
+
+// withRequestID echoes a safe client-supplied X-Request-Id (1..128 characters of
+// [A-Za-z0-9._:-]) or generates one, and puts it in the context.
+func withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !safeRequestID(id) {
+			var b [12]byte
+			_, _ = rand.Read(b[:])
+			id = "req_" + hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(veriland.WithRequestID(r.Context(), id)))
+	})
+}
+
+func safeRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// withRecovery turns a panic into a 500 that carries only the request id; the panic
+// and its stack go to the log.
+func (s *Server) withRecovery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.ErrorContext(r.Context(), "panic serving request", "panic", fmt.Sprint(v),
+				"request_id", veriland.RequestIDFrom(r.Context()), "stack", string(debug.Stack()))
+			if rec, ok := w.(*statusRecorder); ok && rec.wrote {
+				return // too late for an error document
+			}
+			s.writeError(w, r, &veriland.Error{Code: veriland.CodeInternal})
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// statusRecorder remembers the status a handler wrote, for metrics and logs.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if !r.wrote {
+		r.status, r.wrote = status, true
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if !r.wrote {
+		r.status, r.wrote = http.StatusOK, true
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// withObservation records metrics for the route pattern and logs the request.
+func (s *Server) withObservation(pattern string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		elapsed := time.Since(start)
+		s.metrics.observe(pattern, r.Method, rec.status, elapsed)
+		if rec.status >= 500 {
+			s.log.WarnContext(r.Context(), "request", "route", pattern, "status", rec.status,
+				"duration_ms", elapsed.Milliseconds(), "request_id", veriland.RequestIDFrom(r.Context()))
+		}
+	})
+}
+
+// clientIP is the address of the peer. Forwarding headers are trusted only with
+// Config.TrustForwardedFor (behind a proxy that sets them).
+func (s *Server) clientIP(r *http.Request) string {
+	if s.cfg.TrustForwardedFor {
+		first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-For"), ",")
+		if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
+			return ip.String()
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,230 @@
+package httpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/httpserver/ratelimit"
+	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/audit"
+)
+
+// Config wires a Server. Store and Tokens are required; everything else has a
+// default.
+type Config struct {
+	Store   storage.Store
+	Tokens  *auth.Tokens
+	Logger  *slog.Logger
+	Now     func() time.Time
+	Rand    io.Reader
+	Version string
+
+	// PublicOrigin is the scheme://host[:port] clients reach the server at, used in
+	// links (consent URLs) and to check SIWE messages.
+	PublicOrigin string
+	// ChainID is the EIP-712 chainId of every signing domain (default 1).
+	ChainID uint64
+	// TrustForwardedFor takes the client IP from X-Forwarded-For (behind a proxy).
+	TrustForwardedFor bool
+	// RateLimits configures per-wallet and per-IP limits (SPEC S2.5).
+	RateLimits RateLimits
+}
+
+// Server is veriland's HTTP API: an http.Handler with the documented routes.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	mux     *http.ServeMux
+	handler http.Handler
+	routes  []route
+	metrics *metrics
+
+	auditLog     *audit.Log
+	coalescer    *audit.Coalescer
+	limiter      *ratelimit.Limiter
+	healthChecks map[string]func() string
+}
+
+// New builds a Server from cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("httpserver: Config.Store is required")
+	}
+	if cfg.Tokens == nil {
+		return nil, errors.New("httpserver: Config.Tokens is required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Reader
+	}
+	if cfg.ChainID == 0 {
+		cfg.ChainID = 1
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	cfg.RateLimits = cfg.RateLimits.withDefaults()
+	s := &Server{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), metrics: newMetrics()}
+	if err := s.setup(); err != nil {
+		return nil, err
+	}
+	s.registerRoutes()
+	s.mux.Handle("/", http.HandlerFunc(s.unmatched))
+	s.handler = withRequestID(s.withRecovery(s.mux))
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Routes lists the registered routes as "METHOD /path" patterns.
+func (s *Server) Routes() []string {
+	out := make([]string, len(s.routes))
+	for i, rt := range s.routes {
+		out[i] = rt.method + " " + rt.path
+	}
+	slices.Sort(out)
+	return out
+}
+
+// handlerFunc is a route handler; a returned error is written as an error document.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// route is one registered route and the checks that run before its handler.
+type route struct {
+	method    string
+	path      string
+	roles     []veriland.Role // empty: public
+	bodyLimit int64           // 0: limitJSON
+	media     string          // request content type; "" for JSON, "-" for none
+	rate      rateGroup
+	handle    handlerFunc
+}
+
+func (s *Server) add(rt route) {
+	if rt.bodyLimit == 0 {
+		rt.bodyLimit = limitJSON
+	}
+	if rt.media == "" {
+		rt.media = mediaJSON
+	}
+	s.routes = append(s.routes, rt)
+	pattern := rt.method + " " + rt.path
+	s.mux.Handle(pattern, s.withObservation(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.serveRoute(rt, w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})))
+}
+
+// serveRoute runs the checks every route shares, in order: body limit, content type,
+// authentication and role, rate limit, idempotency, then the handler.
+func (s *Server) serveRoute(rt route, w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, rt.bodyLimit)
+	if r.ContentLength > rt.bodyLimit {
+		return &http.MaxBytesError{Limit: rt.bodyLimit}
+	}
+	if hasBody(r) && rt.media != "-" {
+		if err := checkContentType(r, rt.media); err != nil {
+			return err
+		}
+	}
+	ctx, err := s.authenticate(r, rt.roles)
+	if err != nil {
+		return err
+	}
+	r = r.WithContext(ctx)
+	if err := s.limit(w, r, rt.rate); err != nil {
+		return err
+	}
+	if r.Method == http.MethodPost {
+		return s.idempotent(w, r, rt.handle)
+	}
+	return rt.handle(w, r)
+}
+
+func hasBody(r *http.Request) bool {
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+		return true
+	}
+	return r.ContentLength > 0
+}
+
+// authenticate verifies the bearer token, refuses revoked ones, and checks the role.
+// Public routes (no roles) accept a request without a token; a token that is sent
+// must be valid all the same.
+func (s *Server) authenticate(r *http.Request, roles []veriland.Role) (context.Context, error) {
+	ctx := r.Context()
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		if len(roles) == 0 {
+			return ctx, nil
+		}
+		return ctx, veriland.Errorf(veriland.CodeUnauthenticated, "an Authorization: Bearer token is required")
+	}
+	raw, ok := auth.BearerToken(header)
+	if !ok {
+		s.recordAuthFailure(r, "malformed_authorization")
+		return ctx, veriland.Errorf(veriland.CodeUnauthenticated, "the Authorization header must be \"Bearer <token>\"")
+	}
+	p, err := s.cfg.Tokens.Verify(raw)
+	if err != nil {
+		s.recordAuthFailure(r, string(veriland.CodeOf(err)))
+		return ctx, err
+	}
+	revoked, err := s.tokenRevoked(r, p)
+	if err != nil {
+		return ctx, err
+	}
+	if revoked {
+		s.recordAuthFailure(r, "revoked")
+		return ctx, veriland.Errorf(veriland.CodeUnauthenticated, "the token has been revoked")
+	}
+	if len(roles) > 0 && !slices.Contains(roles, p.Role) {
+		return ctx, veriland.Errorf(veriland.CodeForbidden, "this route is not open to the %s role", p.Role)
+	}
+	return veriland.WithPrincipal(ctx, p), nil
+}
+
+// principal returns the authenticated principal of a route that requires one.
+func principal(r *http.Request) veriland.Principal {
+	p, _ := veriland.PrincipalFrom(r.Context())
+	return p
+}
+
+// unmatched answers requests no route matched: 405 with Allow when the path exists
+// under other methods, else 404.
+func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m == r.Method {
+			continue
+		}
+		probe := &http.Request{Method: m, URL: r.URL, Host: r.Host, Header: http.Header{}}
+		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/" {
+			allow = append(allow, m)
+		}
+	}
+	s.metrics.observe("unmatched", r.Method, map[bool]int{true: 405, false: 404}[len(allow) > 0], 0)
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.writeError(w, r, veriland.Errorf(veriland.CodeMethodNotAllowed, "%s is not allowed here", r.Method))
+		return
+	}
+	s.writeError(w, r, veriland.Errorf(veriland.CodeNotFound, "no route for %s %s", r.Method, r.URL.Path))
+}
