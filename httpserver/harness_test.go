@@ -1,0 +1,204 @@
+package httpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/storage/bolt"
+)
+
+// testClock is a settable clock shared by the server under test and the test.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// harness is a real server on httptest with bbolt in a temp dir; every exchange
+// is checked against the OpenAPI document.
+type harness struct {
+	t      *testing.T
+	srv    *Server
+	ts     *httptest.Server
+	store  *bolt.Store
+	tokens *auth.Tokens
+	clock  *testClock
+	router routers.Router
+}
+
+var registerJSONAPIDecoder sync.Once
+
+func newHarness(t *testing.T, configure ...func(*Config)) *harness {
+	t.Helper()
+	store, err := bolt.Open(filepath.Join(t.TempDir(), "veriland.db"), bolt.Options{})
+	require.NoError(t, err)
+	clock := &testClock{t: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	tokens := &auth.Tokens{
+		Secrets: auth.Secrets{Sandbox: bytes.Repeat([]byte("s"), 32), Production: bytes.Repeat([]byte("p"), 32)},
+		Now:     clock.Now, Rand: rand.Reader,
+	}
+	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test"}
+	for _, f := range configure {
+		f(&cfg)
+	}
+	srv, err := New(cfg)
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.Close()
+		require.NoError(t, store.Close())
+	})
+	return &harness{t: t, srv: srv, ts: ts, store: store, tokens: tokens, clock: clock, router: openAPIRouter(t)}
+}
+
+func openAPIRouter(t *testing.T) routers.Router {
+	t.Helper()
+	registerJSONAPIDecoder.Do(func() {
+		openapi3filter.RegisterBodyDecoder(mediaJSONAPI, openapi3filter.JSONBodyDecoder)
+	})
+	doc, err := openapi3.NewLoader().LoadFromData(openAPIDocument)
+	require.NoError(t, err)
+	require.NoError(t, doc.Validate(context.Background()))
+	doc.Servers = nil
+	router, err := legacy.NewRouter(doc)
+	require.NoError(t, err)
+	return router
+}
+
+// token mints a token for the given role and environment.
+func (h *harness) token(role veriland.Role, env veriland.Environment, sub string, mods ...func(*veriland.Principal)) string {
+	h.t.Helper()
+	p := veriland.Principal{Subject: sub, Role: role, Env: env, Account: "acct_test"}
+	for _, m := range mods {
+		m(&p)
+	}
+	tok, _, err := h.tokens.Mint(p, time.Hour)
+	require.NoError(h.t, err)
+	return tok
+}
+
+// response is a finished exchange.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(r.body, &m), string(r.body))
+	return m
+}
+
+// errorCode returns the code of the first error object.
+func (r response) errorCode(t *testing.T) string {
+	t.Helper()
+	errs, _ := r.json(t)["errors"].([]any)
+	require.NotEmpty(t, errs, string(r.body))
+	return errs[0].(map[string]any)["code"].(string)
+}
+
+// request is one call; body may be a string (sent as is), []byte, or a value to
+// encode as JSON.
+type request struct {
+	method, path, token string
+	body                any
+	header              map[string]string
+	skipSpec            bool // the exchange is deliberately outside the document
+}
+
+func (h *harness) do(req request) response {
+	h.t.Helper()
+	var body []byte
+	switch b := req.body.(type) {
+	case nil:
+	case string:
+		body = []byte(b)
+	case []byte:
+		body = b
+	default:
+		var err error
+		body, err = json.Marshal(b)
+		require.NoError(h.t, err)
+	}
+	hr, err := http.NewRequest(req.method, h.ts.URL+req.path, bytes.NewReader(body))
+	require.NoError(h.t, err)
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	if req.token != "" {
+		hr.Header.Set("Authorization", "Bearer "+req.token)
+	}
+	for k, v := range req.header {
+		hr.Header.Set(k, v)
+	}
+	resp, err := h.ts.Client().Do(hr)
+	require.NoError(h.t, err)
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	require.NoError(h.t, err)
+	r := response{status: resp.StatusCode, header: resp.Header, body: out}
+	require.NotEmpty(h.t, r.header.Get("X-Request-Id"))
+	require.NotEqual(h.t, http.StatusInternalServerError, r.status, "500: %s", out)
+	if !req.skipSpec {
+		h.checkSpec(hr, body, r)
+	}
+	return r
+}
+
+// checkSpec validates a request and its response against the OpenAPI document.
+func (h *harness) checkSpec(hr *http.Request, body []byte, r response) {
+	h.t.Helper()
+	route, params, err := h.router.FindRoute(hr)
+	if err != nil {
+		return // unknown routes are tested elsewhere (404/405)
+	}
+	hr.Body = io.NopCloser(bytes.NewReader(body))
+	in := &openapi3filter.RequestValidationInput{
+		Request: hr, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true},
+	}
+	if r.status < 400 {
+		require.NoError(h.t, openapi3filter.ValidateRequest(context.Background(), in), "request %s %s does not match the OpenAPI document", hr.Method, hr.URL.Path)
+	}
+	ct := r.header.Get("Content-Type")
+	if strings.HasPrefix(ct, "text/plain") {
+		return
+	}
+	out := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: in, Status: r.status, Header: r.header,
+		Body: io.NopCloser(bytes.NewReader(r.body)), Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	require.NoError(h.t, openapi3filter.ValidateResponse(context.Background(), out),
+		"response %d to %s %s does not match the OpenAPI document: %s", r.status, hr.Method, hr.URL.Path, r.body)
+}

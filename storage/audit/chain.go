@@ -1,0 +1,119 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/storage"
+)
+
+// GenesisHash is the prevHash of the first entry of every chain: 64 zeros, whose raw
+// form is 32 zero bytes.
+const GenesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// Bucket names, inside an environment's namespace (storage.Bucket).
+const (
+	entriesBucket = "audit"      // big-endian uint64 seq → canonical JSON of the entry
+	headBucket    = "audit_head" // headKey → canonical JSON of the chain head
+)
+
+var headKey = []byte("head")
+
+// ErrCorrupt reports a chain whose head record disagrees with its entries, found while
+// appending. Append refuses to write past it; run Verify to locate the break.
+var ErrCorrupt = errors.New("audit: chain head does not match the stored entries")
+
+// head is the chain head of one environment: the last entry's seq and hash, kept in
+// one small record so that Append reads one key instead of scanning the chain.
+type head struct {
+	Seq  uint64 `json:"seq"`
+	Hash string `json:"hash"`
+}
+
+func seqKey(seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(make([]byte, 0, 8), seq)
+}
+
+// readHead returns env's chain head, {0, GenesisHash} when the chain is empty.
+func readHead(tx storage.Tx, env veriland.Environment) (head, error) {
+	raw, err := tx.Get(storage.Bucket(env, headBucket), headKey)
+	if errors.Is(err, storage.ErrNotFound) {
+		return head{Seq: 0, Hash: GenesisHash}, nil
+	}
+	if err != nil {
+		return head{}, fmt.Errorf("audit: reading chain head: %w", err)
+	}
+	var h head
+	if err := json.Unmarshal(raw, &h); err != nil || !validHash(h.Hash) {
+		return head{}, fmt.Errorf("%w: unreadable head record", ErrCorrupt)
+	}
+	return h, nil
+}
+
+func writeHead(tx storage.Tx, env veriland.Environment, h head) error {
+	raw, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	return tx.Put(storage.Bucket(env, headBucket), headKey, raw)
+}
+
+// chainHash returns hex(SHA-256(prev || body)) where prev is the 32 raw bytes of the
+// hex prevHash and body is the RFC 8785 canonical JSON of the entry without "hash".
+func chainHash(prevHash string, body []byte) (string, error) {
+	prev, err := hex.DecodeString(prevHash)
+	if err != nil || len(prev) != sha256.Size {
+		return "", fmt.Errorf("audit: prevHash %q is not 64 hex digits", prevHash)
+	}
+	h := sha256.New()
+	h.Write(prev)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// seal computes e.Hash from the other members and returns the canonical JSON of the
+// whole entry, which is what is stored.
+func seal(e *Entry) ([]byte, error) {
+	e.Hash = ""
+	body, err := canonical(e.wire())
+	if err != nil {
+		return nil, err
+	}
+	if e.Hash, err = chainHash(e.PrevHash, body); err != nil {
+		return nil, err
+	}
+	return canonical(e.wire())
+}
+
+// canonical returns the RFC 8785 form of v's JSON encoding.
+func canonical(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("audit: encoding entry: %w", err)
+	}
+	out, err := jcs.Transform(raw)
+	if err != nil {
+		return nil, fmt.Errorf("audit: canonicalising entry: %w", err)
+	}
+	return out, nil
+}
+
+// validHash reports whether s is 64 lower-case hex digits.
+func validHash(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
