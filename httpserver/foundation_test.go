@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -258,4 +259,109 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	r := h.do(request{method: "GET", path: "/v1/openapi.json"})
 	require.Equal(t, 200, r.status)
 	require.JSONEq(t, string(openAPIDocument), string(r.body))
+}
+
+func TestIdempotency(t *testing.T) {
+	h := newHarness(t)
+	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	body := `{"role":"verifier","sub":"acme","name":"Acme"}`
+	key := map[string]string{"Idempotency-Key": "create-acme-1"}
+
+	first := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: body, header: key})
+	require.Equal(t, 201, first.status)
+	require.Empty(t, first.header.Get("Idempotent-Replayed"))
+
+	again := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: body, header: key})
+	require.Equal(t, 201, again.status)
+	require.Equal(t, "true", again.header.Get("Idempotent-Replayed"))
+	require.Equal(t, first.body, again.body, "replayed byte for byte")
+	require.Equal(t, first.header.Get("Location"), again.header.Get("Location"))
+	require.Equal(t, first.header.Get("Content-Type"), again.header.Get("Content-Type"))
+
+	quoted := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: body, header: map[string]string{"Idempotency-Key": `"create-acme-1"`}})
+	require.Equal(t, first.body, quoted.body, "a quoted key is the same key")
+
+	reused := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: `{"role":"verifier","sub":"other","name":"Other"}`, header: key})
+	require.Equal(t, 422, reused.status)
+	require.Equal(t, "idempotency_key_reused", reused.errorCode(t))
+
+	bad := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: body, header: map[string]string{"Idempotency-Key": strings.Repeat("k", 256)}})
+	require.Equal(t, 400, bad.status)
+	require.Equal(t, "invalid_idempotency_key", bad.errorCode(t))
+
+	list := h.do(request{method: "GET", path: "/v1/api-keys", token: tok}).json(t)
+	require.Len(t, list["data"], 1, "no side effect ran twice")
+
+	// Another subject's identical key is another request.
+	other := h.token(veriland.RoleAdmin, veriland.Sandbox, "other-admin")
+	require.Empty(t, h.do(request{method: "POST", path: "/v1/api-keys", token: other, body: body, header: key}).header.Get("Idempotent-Replayed"))
+
+	// After 24 hours the key is forgotten.
+	h.clock.Advance(24*time.Hour + time.Minute)
+	tok = h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	late := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: body, header: key})
+	require.Equal(t, 201, late.status)
+	require.Empty(t, late.header.Get("Idempotent-Replayed"))
+}
+
+func TestIdempotencyUnderConcurrency(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.RateLimits.Disabled = true })
+	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	body := `{"role":"verifier","sub":"acme","name":"Acme"}`
+	const n = 100
+	statuses := make(chan int, n)
+	bodies := make(chan []byte, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			r := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: body, header: map[string]string{"Idempotency-Key": "same-key"}})
+			statuses <- r.status
+			if r.status == 201 {
+				bodies <- r.body
+			}
+		})
+	}
+	wg.Wait()
+	close(statuses)
+	close(bodies)
+	count := map[int]int{}
+	for s := range statuses {
+		count[s]++
+	}
+	require.Equal(t, n, count[201]+count[409], "only 201 (first or replay) and 409 in flight: %v", count)
+	var first []byte
+	for b := range bodies {
+		if first == nil {
+			first = b
+		}
+		require.Equal(t, first, b, "every 201 is the same response")
+	}
+	list := h.do(request{method: "GET", path: "/v1/api-keys", token: tok}).json(t)
+	require.Len(t, list["data"], 1, "exactly one API key created")
+}
+
+func TestIdempotencyInFlight(t *testing.T) {
+	h := newHarness(t)
+	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	started, release := make(chan struct{}), make(chan struct{})
+	// A slow route, registered only in this test, holds the key while it runs.
+	h.srv.add(route{method: "POST", path: "/v1/test-slow", roles: admin, handle: func(w http.ResponseWriter, r *http.Request) error {
+		close(started)
+		<-release
+		s := h.srv
+		s.writeJSON(w, r, 201, map[string]string{"ok": "yes"})
+		return nil
+	}})
+	done := make(chan response)
+	go func() {
+		done <- h.do(request{method: "POST", path: "/v1/test-slow", token: tok, body: `{}`, header: map[string]string{"Idempotency-Key": "slow"}})
+	}()
+	<-started
+	r := h.do(request{method: "POST", path: "/v1/test-slow", token: tok, body: `{}`, header: map[string]string{"Idempotency-Key": "slow"}})
+	require.Equal(t, 409, r.status)
+	require.Equal(t, "idempotency_key_in_flight", r.errorCode(t))
+	close(release)
+	require.Equal(t, 201, (<-done).status)
+	replay := h.do(request{method: "POST", path: "/v1/test-slow", token: tok, body: `{}`, header: map[string]string{"Idempotency-Key": "slow"}})
+	require.Equal(t, "true", replay.header.Get("Idempotent-Replayed"))
 }

@@ -51,6 +51,7 @@ type Server struct {
 	auditLog     *audit.Log
 	coalescer    *audit.Coalescer
 	limiter      *ratelimit.Limiter
+	idempotency  func(http.Handler) http.Handler
 	healthChecks map[string]func() string
 }
 

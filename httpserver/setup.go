@@ -24,6 +24,7 @@ func (s *Server) setup() error {
 		}
 		s.limiter = &ratelimit.Limiter{Store: s.cfg.Store, Now: s.cfg.Now, Logger: s.log}
 	}
+	s.setupIdempotency()
 	s.healthChecks = map[string]func() string{}
 	return nil
 }
