@@ -24,7 +24,7 @@ func trust(srv *httptest.Server) *tls.Config {
 }
 
 // hits counts the requests a test server receives.
-func countingServer(t *testing.T, tlsOn bool, h http.HandlerFunc) (*httptest.Server, *atomic.Int64) {
+func countingServer(t testing.TB, tlsOn bool, h http.HandlerFunc) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
 	var n atomic.Int64
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -76,7 +76,7 @@ func TestProductionClientRefuses(t *testing.T) {
 // rebinding, or a hostile DNS record) is refused when dialled, after resolution.
 func TestDialTimeCheckAfterResolution(t *testing.T) {
 	srv, hits := countingServer(t, false, ok204)
-	port := srv.Listener.Addr().(interface{ String() string }).String()
+	port := srv.Listener.Addr().String()
 	port = port[strings.LastIndex(port, ":"):]
 	names := map[string]netip.Addr{
 		"rebind.example":   netip.MustParseAddr("127.0.0.1"),

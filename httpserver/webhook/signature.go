@@ -110,7 +110,8 @@ func (v Verifier) Verify(h http.Header, body []byte, now time.Time) error {
 	if tolerance <= 0 {
 		tolerance = DefaultTolerance
 	}
-	msgID, ts, sigHeader := h.Get(HeaderID), h.Get(HeaderTimestamp), h.Get(HeaderSignature)
+	// Signatures split over several header lines are read as one list.
+	msgID, ts, sigHeader := h.Get(HeaderID), h.Get(HeaderTimestamp), strings.Join(h.Values(HeaderSignature), " ")
 	if msgID == "" || ts == "" || sigHeader == "" {
 		return refuse(ErrMissingHeaders, "missing %s, %s or %s header", HeaderID, HeaderTimestamp, HeaderSignature)
 	}

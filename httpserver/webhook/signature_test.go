@@ -101,6 +101,7 @@ func TestVerify(t *testing.T) {
 		{"missing webhook-timestamp", without(vectorHeader(v, v.ExpectedSignature), HeaderTimestamp), body, []Secret{s}, ts, ErrMissingHeaders},
 		{"missing webhook-signature", without(vectorHeader(v, v.ExpectedSignature), HeaderSignature), body, []Secret{s}, ts, ErrMissingHeaders},
 		{"no headers", http.Header{}, body, []Secret{s}, ts, ErrMissingHeaders},
+		{"signatures on two header lines", added(vectorHeader(v, "v1,Zm9v"), HeaderSignature, v.ExpectedSignature), body, []Secret{s}, ts, nil},
 		{"timestamp not a number", with(vectorHeader(v, v.ExpectedSignature), HeaderTimestamp, "1614265330.5"), body, []Secret{s}, ts, ErrInvalidHeader},
 		{"negative timestamp", with(vectorHeader(v, v.ExpectedSignature), HeaderTimestamp, "-1"), body, []Secret{s}, ts, ErrInvalidHeader},
 		{"huge timestamp", with(vectorHeader(v, v.ExpectedSignature), HeaderTimestamp, "99999999999999999999"), body, []Secret{s}, ts, ErrInvalidHeader},
@@ -160,3 +161,5 @@ func TestSetHeadersVerifies(t *testing.T) {
 func without(h http.Header, key string) http.Header { h.Del(key); return h }
 
 func with(h http.Header, key, value string) http.Header { h.Set(key, value); return h }
+
+func added(h http.Header, key, value string) http.Header { h.Add(key, value); return h }
