@@ -30,6 +30,10 @@ func (p panicked) Error() string { return fmt.Sprintf("bolt: transaction panicke
 // When one function of a batch fails, the batch is rolled back, that function is run
 // again on its own to get its authoritative error, and the others are retried: fn
 // must be safe to run more than once.
+//
+// A panic in fn rolls its transaction back and is re-raised in the caller of Update.
+// When ctx is done before fn returns, nothing of fn is committed and Update returns
+// ctx's error, even if fn swallowed the error its Tx returned.
 func (s *Store) Update(ctx context.Context, fn func(tx storage.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -65,8 +69,16 @@ func rethrow(err error) error {
 	return err
 }
 
+// errAborted answers the calls of a batch whose leader goroutine stopped without
+// finishing it: a function called runtime.Goexit (t.FailNow in a test, for one), or
+// bbolt itself panicked. The batch was rolled back; nothing of it is durable.
+var errAborted = errors.New("bolt: batch aborted (a transaction function exited its goroutine); nothing was committed")
+
 // leadBatch commits one batch from the queue, then hands leadership to the oldest
-// waiting caller, so that no caller leads for longer than one commit.
+// waiting caller, so that no caller leads for longer than one commit. It hands
+// leadership on and answers every call of the batch even when the leader's
+// goroutine unwinds abnormally, so that one bad function can never stall the writers
+// queued behind it.
 func (s *Store) leadBatch() {
 	s.mu.Lock()
 	n := min(len(s.queue), s.maxBatch)
@@ -74,8 +86,24 @@ func (s *Store) leadBatch() {
 	s.queue = s.queue[n:]
 	s.mu.Unlock()
 
+	finished := false
+	defer func() {
+		if !finished {
+			for _, c := range batch {
+				select {
+				case c.done <- errAborted: // unanswered: the batch was rolled back
+				default: // already answered
+				}
+			}
+		}
+		s.handOff()
+	}()
 	s.commit(batch)
+	finished = true
+}
 
+// handOff passes leadership to the oldest queued caller, or ends it.
+func (s *Store) handOff() {
 	s.mu.Lock()
 	if len(s.queue) > 0 {
 		next := s.queue[0]
@@ -138,5 +166,10 @@ func runGuarded(c *call, btx *bbolt.Tx) (err error) {
 	if err := c.ctx.Err(); err != nil {
 		return err
 	}
-	return c.fn(&tx{ctx: c.ctx, btx: btx})
+	if err := c.fn(&tx{ctx: c.ctx, btx: btx}); err != nil {
+		return err
+	}
+	// A context cancelled while fn ran fails the transaction even when fn swallowed
+	// the error one of its operations returned: its writes may be incomplete.
+	return c.ctx.Err()
 }

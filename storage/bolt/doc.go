@@ -8,5 +8,11 @@
 //
 // Update functions may run more than once (when another function in the same batch
 // fails, the batch is retried without it), so they must have no effect outside the
-// transaction they are given.
+// transaction they are given. A function that panics or ends its goroutine
+// (runtime.Goexit) never stalls the writers queued behind it.
+//
+// Transactions do not nest: calling Update from inside an Update or View function of
+// the same Store can deadlock (the inner writer waits for the outer transaction, which
+// waits for it). Views may run while writers commit; a View that stays open for long
+// may hold a writer back only when the file has to grow meanwhile.
 package bolt
