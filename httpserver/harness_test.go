@@ -22,6 +22,8 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/storage/bolt"
 )
 
@@ -66,7 +68,10 @@ func newHarness(t *testing.T, configure ...func(*Config)) *harness {
 		Secrets: auth.Secrets{Sandbox: bytes.Repeat([]byte("s"), 32), Production: bytes.Repeat([]byte("p"), 32)},
 		Now:     clock.Now, Rand: rand.Reader,
 	}
-	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test"}
+	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test",
+		Identity: &identity.Service{Store: store, Pepper: bytes.Repeat([]byte("k"), 32), KYC: identity.SandboxKYC{}, Now: clock.Now},
+		SIWE:     &siwe.Service{Store: store, Origin: "http://veriland.test", ChainID: 1, Now: clock.Now},
+	}
 	for _, f := range configure {
 		f(&cfg)
 	}

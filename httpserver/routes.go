@@ -7,7 +7,9 @@ import (
 )
 
 var (
-	admin = []veriland.Role{veriland.RoleAdmin}
+	admin    = []veriland.Role{veriland.RoleAdmin}
+	holder   = []veriland.Role{veriland.RoleHolder}
+	verifier = []veriland.Role{veriland.RoleVerifier}
 )
 
 // noRateLimit marks routes that are never rate limited (probes and documents).
@@ -30,6 +32,17 @@ func (s *Server) registerRoutes() {
 	s.add(route{method: "DELETE", path: "/v1/api-keys/{id}", roles: admin, handle: s.revokeAPIKey})
 	s.add(route{method: "GET", path: "/v1/audit", roles: admin, handle: s.listAudit})
 	s.add(route{method: "GET", path: "/v1/audit/verify", roles: admin, handle: s.verifyAudit})
+
+	if s.cfg.Identity != nil {
+		s.add(route{method: "POST", path: "/identity/issue", handle: s.issueIdentity})
+		s.add(route{method: "GET", path: "/identity/{first}/{second}", handle: s.identityRead,
+			documents: []string{"/identity/{did}/status", "/identity/review/{id}"}})
+		s.add(route{method: "POST", path: "/identity/review/{id}/decision", roles: admin, handle: s.decideReview})
+	}
+	if s.cfg.SIWE != nil && s.cfg.Identity != nil {
+		s.add(route{method: "POST", path: "/auth/siwe/nonce", handle: s.siweNonce})
+		s.add(route{method: "POST", path: "/auth/siwe", handle: s.siweLogin})
+	}
 }
 
 func invalidParam(name, msg string) error {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/httpserver/ratelimit"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
@@ -37,6 +39,12 @@ type Config struct {
 	TrustForwardedFor bool
 	// RateLimits configures per-wallet and per-IP limits (SPEC S2.5).
 	RateLimits RateLimits
+
+	// Domain services. A route family is registered when its service is set; New
+	// installs hooks that write audit entries and webhook outbox records on services
+	// whose hooks are unset.
+	Identity *identity.Service
+	SIWE     *siwe.Service
 }
 
 // Server is veriland's HTTP API: an http.Handler with the documented routes.
@@ -83,6 +91,7 @@ func New(cfg Config) (*Server, error) {
 	if err := s.setup(); err != nil {
 		return nil, err
 	}
+	s.installHooks()
 	s.registerRoutes()
 	s.mux.Handle("/", http.HandlerFunc(s.unmatched))
 	s.handler = withRequestID(s.withRecovery(s.mux))
@@ -94,9 +103,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 // Routes lists the registered routes as "METHOD /path" patterns.
 func (s *Server) Routes() []string {
-	out := make([]string, len(s.routes))
-	for i, rt := range s.routes {
-		out[i] = rt.method + " " + rt.path
+	var out []string
+	for _, rt := range s.routes {
+		if len(rt.documents) == 0 {
+			out = append(out, rt.method+" "+rt.path)
+		}
+		for _, p := range rt.documents {
+			out = append(out, rt.method+" "+p)
+		}
 	}
 	slices.Sort(out)
 	return out
@@ -114,6 +128,10 @@ type route struct {
 	media     string          // request content type; "" for JSON, "-" for none
 	rate      rateGroup
 	handle    handlerFunc
+	// documents lists the documented paths this registration serves when one mux
+	// pattern must serve several (net/http refuses overlapping patterns); empty means
+	// path itself.
+	documents []string
 }
 
 func (s *Server) add(rt route) {

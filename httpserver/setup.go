@@ -73,3 +73,9 @@ func (s *Server) recordAuthFailure(r *http.Request, reason string) {
 		Outcome: audit.OutcomeFailure, Detail: map[string]any{"reason": reason},
 	})
 }
+
+// auditFailure is the entry of a refused request that an outsider can repeat at will.
+func auditFailure(env veriland.Environment, action, reason string) audit.Entry {
+	return audit.Entry{Env: env, Action: action, Severity: audit.SeverityWarning, Outcome: audit.OutcomeFailure,
+		Detail: map[string]any{"reason": reason}}
+}
