@@ -31,6 +31,8 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver"
 	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/bolt"
 )
@@ -162,6 +164,8 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID,
 		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"},
+		Identity: &identity.Service{Store: store, Pepper: sec.pepper, KYC: identity.SandboxKYC{}, Logger: logger},
+		SIWE:     &siwe.Service{Store: store, Origin: origin, ChainID: o.chainID},
 	})
 	if err != nil {
 		ln.Close()
