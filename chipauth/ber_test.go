@@ -1,0 +1,52 @@
+package chipauth
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestReadElement(t *testing.T) {
+	// SEQUENCE (indefinite) { OCTET STRING (constructed, indefinite) { "ab", "c" }, INTEGER 5 }
+	ber := []byte{0x30, 0x80, 0x24, 0x80, 0x04, 0x02, 'a', 'b', 0x04, 0x01, 'c', 0x00, 0x00, 0x02, 0x01, 0x05, 0x00, 0x00}
+	e, rest, err := readElement(append(ber, 0xff))
+	if err != nil || !bytes.Equal(rest, []byte{0xff}) || !e.indefinite || !bytes.Equal(e.full, ber) {
+		t.Fatalf("readElement: %+v %x %v", e, rest, err)
+	}
+	kids, err := e.children()
+	if err != nil || len(kids) != 2 {
+		t.Fatalf("children: %v %v", kids, err)
+	}
+	if v, err := kids[0].octets(); err != nil || string(v) != "abc" {
+		t.Errorf("octets: %q %v", v, err)
+	}
+	der, err := e.der()
+	want := []byte{0x30, 0x0c, 0x24, 0x07, 0x04, 0x02, 'a', 'b', 0x04, 0x01, 'c', 0x02, 0x01, 0x05}
+	if err != nil || !bytes.Equal(der, want) {
+		t.Errorf("der: %x %v, want %x", der, err, want)
+	}
+	// Non-minimal definite length (0x81 0x03) is read; its identifier is kept.
+	e, _, err = readElement([]byte{0x04, 0x81, 0x03, 1, 2, 3})
+	if err != nil || !bytes.Equal(e.content, []byte{1, 2, 3}) {
+		t.Errorf("long form: %+v %v", e, err)
+	}
+}
+
+func TestReadElementRejects(t *testing.T) {
+	deep := bytes.Repeat([]byte{0x30, 0x80}, 100)
+	deep = append(deep, bytes.Repeat([]byte{0, 0}, 100)...)
+	for name, b := range map[string][]byte{
+		"empty":                  nil,
+		"one byte":               {0x30},
+		"length past end":        {0x04, 0x05, 1, 2},
+		"long length past end":   {0x04, 0x84, 0x7f, 0xff, 0xff, 0xff},
+		"length of 5 octets":     {0x04, 0x85, 0, 0, 0, 0, 1},
+		"indefinite primitive":   {0x04, 0x80, 0x00, 0x00},
+		"indefinite without end": {0x30, 0x80, 0x02, 0x01, 0x05},
+		"high tag truncated":     {0x1f, 0x81},
+		"too deep":               deep,
+	} {
+		if e, _, err := readElement(b); err == nil {
+			t.Errorf("%s: accepted %+v", name, e)
+		}
+	}
+}

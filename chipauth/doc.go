@@ -1,0 +1,38 @@
+// Package chipauth performs ICAO Doc 9303 passive authentication of ePassport and
+// eID chips (SPEC S6): it proves that the data groups read from a chip were
+// signed by a Document Signer (DS) whose certificate was issued by a trusted
+// Country Signing CA (CSCA), and turns DG1's MRZ into a pseudonymous document key.
+//
+// Verify is the entry point. It parses EF.SOD (with or without the 0x77 wrapper,
+// BER indefinite lengths included) as CMS SignedData over an LDSSecurityObject,
+// finds the signer's certificate (by issuer and serial number, names compared by
+// meaning; by subject key identifier; or the single embedded certificate),
+// verifies the signature over the signed attributes exactly as encoded, the
+// messageDigest attribute, the DS certificate's key usage, its signature by a
+// CSCA in the TrustStore and its validity at the signing time (or now), every
+// supplied data group's hash, and DG1's MRZ check digits. Algorithms: SHA-1/224/
+// 256/384/512; RSA PKCS#1 v1.5 and RSASSA-PSS; ECDSA over NIST P-256/384/521 and
+// brainpoolP256r1/P384r1/P512r1, with named or explicit curve parameters.
+// Failures are *veriland.Error with code passive_auth_failed and Meta["step"]
+// naming the failed Step; errors.Is matches the Err* sentinels.
+//
+// What it trusts: only the certificates put in a TrustStore, by AddCertificates,
+// AddMasterList (whose signer must chain to a configured root) or LoadTrustDir.
+// Every CSCA and link certificate in the store is a trust anchor; no path is
+// built, so a DS is accepted when any one of them signed it. The injected clock
+// (Options.Now) decides validity.
+//
+// What it never does: keep or return the document number, names or birth date
+// (the number leaves only as DocumentKey, HMAC-SHA256 with the embedder's
+// pepper); re-encode signed data before verifying it; fetch anything from the
+// network (no CRLs, no PKD); perform active, chip or terminal authentication
+// (those need the chip, not just its files); or panic on malformed input.
+//
+// Not enforced, but reported in Result: the MRZ date of expiry
+// (DocumentExpired) and the CSCA's validity today (CSCAExpiredNow).
+//
+// github.com/digitorus/pkcs7 reads the CMS envelope where it can; where it
+// cannot (certificates with explicit EC parameters, which crypto/x509 rejects)
+// chipauth reads it with encoding/asn1. Test documents for any algorithm are
+// issued by the chipauth/sandbox package.
+package chipauth
