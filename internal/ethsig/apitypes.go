@@ -1,6 +1,7 @@
 package ethsig
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -33,6 +34,13 @@ func UintValue(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
 // reference the hand-written encoders are tested against, and the way to check a
 // client-supplied object.
 func APIDigest(td apitypes.TypedData) (digest, domainSeparator, structHash [32]byte, err error) {
+	// apitypes walks client-shaped maps by reflection; whatever it trips on is bad
+	// input, never a reason to crash.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("ethsig: typed data cannot be hashed: %v", r)
+		}
+	}()
 	ds, err := td.HashStruct("EIP712Domain", td.Domain.Map())
 	if err != nil {
 		return digest, domainSeparator, structHash, err

@@ -1,0 +1,13 @@
+// Package anchor puts 32-byte digests (of attestations, revocations, certificates) on
+// an Ethereum chain, as the calldata of a transaction to a configured address, so that
+// anyone can later show that the digest existed by the block's time.
+//
+// An Anchor is called by a background worker, never on the request path: anchoring is
+// best-effort and its failures never fail issuance. Implementations: Disabled (no
+// chain), Ethereum (a JSON-RPC node through go-ethereum's ethclient, signed with a
+// configured key) and Simulated (go-ethereum's in-process simulated chain, for SANDBOX
+// and tests).
+//
+// An Anchor trusts its node for the receipt it reports; it never holds more than the
+// transaction key it is given.
+package anchor
