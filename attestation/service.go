@@ -30,7 +30,7 @@ type Service struct {
 	// the first time an attestation is revoked; its error rolls the revocation back.
 	// The server wires the audit entry and the attestation.revoked webhook here. Like
 	// every storage.Update function it may run more than once.
-	OnRevoke func(ctx context.Context, tx storage.Tx, att *Attestation) error
+	OnRevoke func(ctx context.Context, tx storage.Tx, env veriland.Environment, att *Attestation) error
 	// Now is the clock for revocations and anchoring (time.Now when nil).
 	Now func() time.Time
 	// Logger receives anchoring failures (slog.Default when nil).
@@ -213,7 +213,7 @@ func (s *Service) Revoke(ctx context.Context, env veriland.Environment, id, reas
 			return err
 		}
 		if s.OnRevoke != nil {
-			return s.OnRevoke(ctx, tx, att)
+			return s.OnRevoke(ctx, tx, env, att)
 		}
 		return nil
 	})

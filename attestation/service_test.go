@@ -136,7 +136,7 @@ func TestServiceRevoke(t *testing.T) {
 	clock := &fakeClock{t: t0}
 	s := newService(t, clock)
 	var hooked []string
-	s.OnRevoke = func(_ context.Context, tx storage.Tx, att *attestation.Attestation) error {
+	s.OnRevoke = func(_ context.Context, tx storage.Tx, _ veriland.Environment, att *attestation.Attestation) error {
 		hooked = append(hooked, att.ID)
 		return tx.Put(storage.Bucket(veriland.Sandbox, "audit_test"), []byte(att.ID), []byte("revoked"))
 	}
@@ -153,14 +153,14 @@ func TestServiceRevoke(t *testing.T) {
 	}
 
 	// A failing hook rolls the revocation back.
-	s.OnRevoke = func(context.Context, storage.Tx, *attestation.Attestation) error { return errors.New("outbox down") }
+	s.OnRevoke = func(context.Context, storage.Tx, veriland.Environment, *attestation.Attestation) error { return errors.New("outbox down") }
 	if _, err := s.Revoke(ctx, veriland.Sandbox, att.ID, "", holder); err == nil {
 		t.Fatal("revocation with a failing hook succeeded")
 	}
 	if st, _ := s.Status(ctx, veriland.Sandbox, att.ID); st.Status != attestation.StatusValid {
 		t.Fatalf("status after a failed revocation = %s", st.Status)
 	}
-	s.OnRevoke = func(_ context.Context, tx storage.Tx, att *attestation.Attestation) error {
+	s.OnRevoke = func(_ context.Context, tx storage.Tx, _ veriland.Environment, att *attestation.Attestation) error {
 		hooked = append(hooked, att.ID)
 		return nil
 	}

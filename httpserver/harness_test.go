@@ -3,6 +3,7 @@ package httpserver
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"crypto/rand"
 	"encoding/json"
 	"io"
@@ -18,12 +19,12 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/auth"
-	"github.com/veriland/veriland/identity"
-	"github.com/veriland/veriland/identity/siwe"
+	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/storage/bolt"
 )
 
@@ -55,6 +56,9 @@ type harness struct {
 	tokens *auth.Tokens
 	clock  *testClock
 	router routers.Router
+
+	issuerKey *ecdsa.PrivateKey
+	kycSecret webhook.Secret
 }
 
 var registerJSONAPIDecoder sync.Once
@@ -68,13 +72,21 @@ func newHarness(t *testing.T, configure ...func(*Config)) *harness {
 		Secrets: auth.Secrets{Sandbox: bytes.Repeat([]byte("s"), 32), Production: bytes.Repeat([]byte("p"), 32)},
 		Now:     clock.Now, Rand: rand.Reader,
 	}
-	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test",
-		Identity: &identity.Service{Store: store, Pepper: bytes.Repeat([]byte("k"), 32), KYC: identity.SandboxKYC{}, Now: clock.Now},
-		SIWE:     &siwe.Service{Store: store, Origin: "http://veriland.test", ChainID: 1, Now: clock.Now},
-	}
+	issuerKey, err := crypto.GenerateKey()
+	require.NoError(t, err)
+	kycSecret, err := webhook.NewSecret(rand.Reader)
+	require.NoError(t, err)
+	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test"}
 	for _, f := range configure {
 		f(&cfg)
 	}
+	cfg, err = WithDefaultServices(cfg, Keys{
+		Pepper: bytes.Repeat([]byte("k"), 32), IssuerKey: issuerKey,
+		WebhookProviders: webhook.Providers{
+			"kyc": {Secrets: []webhook.Secret{kycSecret}, EventTypes: []string{webhook.EventKYCCompleted}},
+		},
+	})
+	require.NoError(t, err)
 	srv, err := New(cfg)
 	require.NoError(t, err)
 	ts := httptest.NewServer(srv)
@@ -82,7 +94,8 @@ func newHarness(t *testing.T, configure ...func(*Config)) *harness {
 		ts.Close()
 		require.NoError(t, store.Close())
 	})
-	return &harness{t: t, srv: srv, ts: ts, store: store, tokens: tokens, clock: clock, router: openAPIRouter(t)}
+	return &harness{t: t, srv: srv, ts: ts, store: store, tokens: tokens, clock: clock, router: openAPIRouter(t),
+		issuerKey: issuerKey, kycSecret: kycSecret}
 }
 
 func openAPIRouter(t *testing.T) routers.Router {

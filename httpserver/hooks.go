@@ -2,8 +2,15 @@ package httpserver
 
 import (
 	"context"
+	"encoding/json"
 
+	"github.com/veriland/veriland"
+
+	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 )
@@ -15,6 +22,85 @@ func (s *Server) installHooks() {
 	if id := s.cfg.Identity; id != nil && id.OnChange == nil {
 		id.OnChange = s.identityChanged
 	}
+	if lv := s.cfg.Liveness; lv != nil && lv.OnEvent == nil {
+		lv.OnEvent = s.livenessEvent
+	}
+	if at := s.cfg.Attestations; at != nil && at.OnRevoke == nil {
+		at.OnRevoke = s.attestationRevoked
+	}
+	if c := s.cfg.Consent; c != nil && c.OnEvent == nil {
+		c.OnEvent = s.consentEvent
+	}
+}
+
+// auditEntry is a successful state change by actor ("" takes the context's principal).
+func auditEntry(env veriland.Environment, action, resourceType, resourceID, actor string, detail map[string]any) audit.Entry {
+	return audit.Entry{Env: env, Action: action, ResourceType: resourceType, ResourceID: resourceID, Actor: actor,
+		Severity: audit.SeverityInfo, Outcome: audit.OutcomeSuccess, Detail: detail}
+}
+
+// webhookEvent is the outbox event of a verification request's change.
+func webhookEvent(typ string, req *consent.Request, data map[string]any) webhook.Event {
+	return webhook.Event{Type: typ, Verifier: req.Verifier, Account: req.Account, CallbackURL: req.CallbackURL, Data: data}
+}
+
+// notifyRevocation queues attestation.revoked for the verifier whose request led to a
+// CONSENT attestation, at the callback URL of that request.
+func (s *Server) notifyRevocation(ctx context.Context, tx storage.Tx, env veriland.Environment, att *attestation.Attestation) error {
+	if s.cfg.Outbox == nil || att.Kind != attestation.KindConsent {
+		return nil
+	}
+	var claims struct {
+		RequestID string `json:"requestId"`
+	}
+	if err := json.Unmarshal(att.Claims, &claims); err != nil || claims.RequestID == "" {
+		return nil // not from a verification request: nobody to tell
+	}
+	req, err := consent.RequestTx(tx, env, claims.RequestID)
+	if veriland.IsCode(err, veriland.CodeNotFound) {
+		return nil
+	}
+	if err != nil || req.CallbackURL == "" {
+		return err
+	}
+	data := map[string]any{"requestId": req.ID, "status": string(req.Status), "attestationId": att.ID,
+		"revokedAt": att.RevokedAt}
+	_, err = s.cfg.Outbox.Enqueue(ctx, tx, env, webhookEvent("attestation.revoked", req, data))
+	return err
+}
+
+func (s *Server) livenessEvent(ctx context.Context, tx storage.Tx, ev liveness.Event) error {
+	e := audit.Entry{Env: ev.Env, Action: string(ev.Action), ResourceType: "liveness_session", ResourceID: ev.SessionID,
+		Severity: audit.SeverityInfo, Outcome: audit.OutcomeSuccess, Detail: map[string]any{}}
+	if ev.Action == liveness.ActionDeviceEnrolled {
+		e.ResourceType, e.ResourceID = "device", ev.DeviceID
+	}
+	if ev.Level != "" {
+		e.Detail["level"] = string(ev.Level)
+	}
+	if ev.AttestationID != "" {
+		e.Detail["attestationId"] = ev.AttestationID
+	}
+	if ev.Action == liveness.ActionRejected {
+		e.Severity, e.Outcome = audit.SeverityNotice, audit.OutcomeFailure
+		reasons := make([]any, len(ev.Reasons))
+		for i, r := range ev.Reasons {
+			reasons[i] = string(r)
+		}
+		e.Detail["reasons"] = reasons
+	}
+	return s.audit(ctx, tx, e)
+}
+
+// attestationRevoked records a revocation in the audit log and tells the verifier
+// (attestation.revoked) when the attestation came from one of its requests.
+func (s *Server) attestationRevoked(ctx context.Context, tx storage.Tx, env veriland.Environment, att *attestation.Attestation) error {
+	if err := s.audit(ctx, tx, audit.Entry{Env: env, Action: "attestation.revoke", ResourceType: "attestation",
+		ResourceID: att.ID, Severity: audit.SeverityNotice, Outcome: audit.OutcomeSuccess,
+		Detail: map[string]any{"kind": string(att.Kind)}}); err != nil {
+		return err
+	}
+	return s.notifyRevocation(ctx, tx, env, att)
 }
 
 func (s *Server) identityChanged(ctx context.Context, tx storage.Tx, ev identity.Event) error {

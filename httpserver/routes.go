@@ -7,9 +7,12 @@ import (
 )
 
 var (
-	admin    = []veriland.Role{veriland.RoleAdmin}
-	holder   = []veriland.Role{veriland.RoleHolder}
-	verifier = []veriland.Role{veriland.RoleVerifier}
+	admin           = []veriland.Role{veriland.RoleAdmin}
+	holder          = []veriland.Role{veriland.RoleHolder}
+	verifier        = []veriland.Role{veriland.RoleVerifier}
+	holderOrAdmin   = []veriland.Role{veriland.RoleHolder, veriland.RoleAdmin}
+	verifierOrAdmin = []veriland.Role{veriland.RoleVerifier, veriland.RoleAdmin}
+	anyRole         = []veriland.Role{veriland.RoleHolder, veriland.RoleVerifier, veriland.RoleNotary, veriland.RoleAdmin}
 )
 
 // noRateLimit marks routes that are never rate limited (probes and documents).
@@ -38,6 +41,38 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "GET", path: "/identity/{first}/{second}", handle: s.identityRead,
 			documents: []string{"/identity/{did}/status", "/identity/review/{id}"}})
 		s.add(route{method: "POST", path: "/identity/review/{id}/decision", roles: admin, handle: s.decideReview})
+	}
+	if s.cfg.Attestations != nil {
+		s.add(route{method: "GET", path: "/attestation/issuer", handle: s.attestationIssuer})
+		s.add(route{method: "GET", path: "/attestation/revocations", handle: s.revocations})
+		s.add(route{method: "GET", path: "/attestation/{id}", roles: anyRole, handle: s.getAttestation})
+		s.add(route{method: "GET", path: "/attestation/{id}/status", handle: s.attestationStatus})
+		s.add(route{method: "POST", path: "/attestation/{id}/revoke", roles: holderOrAdmin, handle: s.revokeAttestation})
+	}
+	if s.cfg.Liveness != nil {
+		s.add(route{method: "POST", path: "/liveness/device/enroll", roles: holder, handle: s.enrollDevice})
+		s.add(route{method: "POST", path: "/liveness/session", roles: holder, handle: s.startLivenessSession})
+		s.add(route{method: "POST", path: "/liveness/verify", roles: holder, handle: s.verifyLiveness})
+		s.add(route{method: "GET", path: "/liveness/attestations/me", roles: holder, handle: s.myLivenessAttestations})
+	}
+	if s.cfg.Consent != nil {
+		s.add(route{method: "POST", path: "/verify/request", roles: verifier, handle: s.createVerificationRequest})
+		s.add(route{method: "GET", path: "/verify/request/{id}", handle: s.getVerificationRequest})
+		s.add(route{method: "POST", path: "/verify/request/{id}/cancel", roles: verifier, handle: s.cancelVerificationRequest})
+		s.add(route{method: "GET", path: "/consent/{requestId}", handle: s.consentContext})
+		s.add(route{method: "POST", path: "/consent/{requestId}", handle: s.decideConsent})
+	}
+	if s.cfg.WebhookSecrets != nil {
+		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifier, handle: s.webhookSecret})
+		s.add(route{method: "POST", path: "/v1/webhooks/secret/rotate", roles: verifier, handle: s.rotateWebhookSecret})
+	}
+	if s.cfg.Outbox != nil {
+		s.add(route{method: "GET", path: "/v1/webhooks/deliveries", roles: verifierOrAdmin, handle: s.listDeliveries})
+		s.add(route{method: "GET", path: "/v1/webhooks/deliveries/{id}", roles: verifierOrAdmin, handle: s.getDelivery})
+		s.add(route{method: "POST", path: "/v1/webhooks/deliveries/{id}/replay", roles: verifierOrAdmin, handle: s.replayDelivery})
+	}
+	if s.cfg.Inbox != nil {
+		s.add(route{method: "POST", path: "/v1/webhooks/{provider}", handle: s.inboundWebhook})
 	}
 	if s.cfg.SIWE != nil && s.cfg.Identity != nil {
 		s.add(route{method: "POST", path: "/auth/siwe/nonce", handle: s.siweNonce})

@@ -12,7 +12,11 @@ import (
 	"time"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/httpserver/webhook"
+	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/httpserver/ratelimit"
@@ -43,8 +47,18 @@ type Config struct {
 	// Domain services. A route family is registered when its service is set; New
 	// installs hooks that write audit entries and webhook outbox records on services
 	// whose hooks are unset.
-	Identity *identity.Service
-	SIWE     *siwe.Service
+	Identity     *identity.Service
+	SIWE         *siwe.Service
+	Attestations *attestation.Service
+	Liveness     *liveness.Service
+	Consent      *consent.Service
+
+	// Webhooks: the durable outbox of verifier callbacks, the per-verifier secrets
+	// that sign them, and the inbound provider events.
+	Outbox           *webhook.Outbox
+	WebhookSecrets   *webhook.SecretStore
+	Inbox            *webhook.Inbox
+	WebhookProviders webhook.Providers
 }
 
 // Server is veriland's HTTP API: an http.Handler with the documented routes.

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/veriland/veriland"
@@ -25,7 +26,31 @@ func (s *Server) setup() error {
 		s.limiter = &ratelimit.Limiter{Store: s.cfg.Store, Now: s.cfg.Now, Logger: s.log}
 	}
 	s.setupIdempotency()
-	s.healthChecks = map[string]func() string{}
+	s.healthChecks = map[string]func() string{
+		"anchor": func() string {
+			if s.cfg.Attestations == nil || len(s.cfg.Attestations.Anchors) == 0 {
+				return "disabled"
+			}
+			return "ok"
+		},
+		"webhooks": func() string {
+			if s.cfg.Outbox == nil {
+				return "disabled"
+			}
+			return "ok"
+		},
+	}
+	if s.cfg.Outbox != nil {
+		s.metrics.gauge("veriland_webhook_queue_depth", "Webhook deliveries waiting to be sent.", func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			n, err := s.cfg.Outbox.Pending(ctx)
+			if err != nil {
+				return -1
+			}
+			return float64(n)
+		})
+	}
 	return nil
 }
 
@@ -37,21 +62,53 @@ func mapValues[K comparable, V any](m map[K]V) []V {
 	return out
 }
 
-// Run runs the server's background work (flushing coalesced audit entries, pruning
-// expired records) until ctx is done, then flushes what is pending.
+// Run runs the server's background work until ctx is done: flushing coalesced audit
+// entries, expiring verification requests past their deadline (so that their webhook
+// goes out), delivering webhooks and anchoring attestations. On cancellation it
+// flushes what is pending and returns once every loop has stopped.
 func (s *Server) Run(ctx context.Context) error {
-	tick := time.NewTicker(15 * time.Second)
+	var wg sync.WaitGroup
+	if s.cfg.Outbox != nil {
+		wg.Go(func() {
+			if err := s.cfg.Outbox.Run(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "webhook delivery stopped", "err", err)
+			}
+		})
+	}
+	if s.cfg.Attestations != nil {
+		wg.Go(func() {
+			if err := s.cfg.Attestations.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "anchoring stopped", "err", err)
+			}
+		})
+	}
+	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			wg.Wait()
 			flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			return s.coalescer.FlushAll(flushCtx, s.cfg.Store)
 		case <-tick.C:
-			if err := s.coalescer.Flush(ctx, s.cfg.Store); err != nil {
-				s.log.WarnContext(ctx, "flushing coalesced audit entries", "err", err)
-			}
+			s.sweep(ctx)
+		}
+	}
+}
+
+// sweep is the periodic housekeeping of Run.
+func (s *Server) sweep(ctx context.Context) {
+	if err := s.coalescer.Flush(ctx, s.cfg.Store); err != nil {
+		s.log.WarnContext(ctx, "flushing coalesced audit entries", "err", err)
+	}
+	if s.cfg.Consent != nil {
+		n, err := s.cfg.Consent.ExpireDue(ctx, s.cfg.Now(), 500)
+		if err != nil {
+			s.log.WarnContext(ctx, "expiring verification requests", "err", err)
+		}
+		if n > 0 {
+			s.notifyWebhooks()
 		}
 	}
 }

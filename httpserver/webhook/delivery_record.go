@@ -36,18 +36,18 @@ func (s Status) Valid() bool {
 // Delivery is one outbound event to one callback URL, with every attempt made so far.
 // Its JSON form is what the deliveries API shows (zero times are left out).
 type Delivery struct {
-	ID        string               `json:"id"` // "msg_…", the webhook-id
-	Env       veriland.Environment `json:"env"`
+	ID        string               `json:"id"`                // "msg_…", the webhook-id
+	Env       veriland.Environment `json:"env"`               // the environment it belongs to
 	Verifier  string               `json:"verifier"`          // whose secret signs it and who may see it
 	Account   string               `json:"account,omitempty"` // the verifier's account, for sandbox isolation
-	EventType string               `json:"eventType"`
-	URL       string               `json:"url"`
+	EventType string               `json:"eventType"`         // e.g. "verification.approved"
+	URL       string               `json:"url"`               // the callback URL
 	// Payload is the exact body sent on every attempt, replays included:
 	// {"type","timestamp","data"}, built once at Enqueue.
 	Payload        json.RawMessage   `json:"payload"`
-	Status         Status            `json:"status"`
-	Attempts       []DeliveryAttempt `json:"attempts"`
-	CreatedAt      time.Time         `json:"createdAt"`
+	Status         Status            `json:"status"`                  // PENDING, SUCCEEDED or FAILED
+	Attempts       []DeliveryAttempt `json:"attempts"`                // oldest first, replays included
+	CreatedAt      time.Time         `json:"createdAt"`               // when it was enqueued
 	FirstAttemptAt time.Time         `json:"firstAttemptAt,omitzero"` // start of the current 24-hour window
 	NextAttemptAt  time.Time         `json:"nextAttemptAt,omitzero"`  // while PENDING
 	DeliveredAt    time.Time         `json:"deliveredAt,omitzero"`    // when SUCCEEDED
@@ -56,9 +56,9 @@ type Delivery struct {
 
 // DeliveryAttempt is one stored attempt of a Delivery.
 type DeliveryAttempt struct {
-	At         time.Time `json:"at"`
-	StatusCode int       `json:"statusCode"` // 0 when no answer was received
-	LatencyMs  int64     `json:"latencyMs"`
+	At         time.Time `json:"at"`              // when it started; its webhook-timestamp
+	StatusCode int       `json:"statusCode"`      // 0 when no answer was received
+	LatencyMs  int64     `json:"latencyMs"`       // from sending to the end of the answer
 	Error      string    `json:"error,omitempty"` // "" on success; safe to show the verifier
 }
 
@@ -117,7 +117,7 @@ func (r *deliveryRecord) delivery() Delivery {
 	return Delivery{
 		ID: r.ID, Env: r.Env, Verifier: r.Verifier, Account: r.Account,
 		EventType: r.EventType, URL: r.URL, Payload: json.RawMessage(bytes.Clone(r.Payload)),
-		Status: r.Status, Attempts: append([]DeliveryAttempt(nil), r.Attempts...),
+		Status: r.Status, Attempts: append(make([]DeliveryAttempt, 0, len(r.Attempts)), r.Attempts...),
 		CreatedAt: r.CreatedAt, FirstAttemptAt: r.FirstAttemptAt,
 		NextAttemptAt: r.NextAttemptAt, DeliveredAt: r.DeliveredAt, Replays: r.Replays,
 	}

@@ -1,5 +1,7 @@
 // Package webhook signs, verifies and delivers webhooks in the Standard Webhooks v1
-// format (SPEC S8), and keeps outbound callbacks away from internal addresses (SPEC S5).
+// format (SPEC S8), keeps outbound callbacks away from internal addresses (SPEC S5), and
+// holds their durable state: the outbox of outbound deliveries, the verifiers' signing
+// secrets and the store of inbound events.
 //
 // # Signatures
 //
@@ -38,9 +40,65 @@
 // Deliver makes one signed POST and returns its Attempt; it succeeds only on a 2xx within
 // 10 s. NextAttempt gives the retry schedule: 0 s, 5 s, 5 min, 30 min, 2 h, 5 h and 10 h
 // after the first attempt, each with ±10 % jitter, then FAILED; no attempt falls more
-// than 24 hours after the first. The durable outbox that stores deliveries and runs them
-// on that schedule is built on top of this package, which keeps no state.
+// than 24 hours after the first. These functions keep no state; the Outbox below stores
+// deliveries and runs them on that schedule.
+//
+// # Outbox
+//
+// Outbox is the durable queue of outbound webhooks. A domain service calls
+// Outbox.Enqueue inside the transaction of the state change it reports (a consent
+// decision, a revocation), so the delivery exists if and only if the change commits; the
+// body {"type","timestamp","data"} is built then, once, and every attempt and replay
+// sends those exact bytes under the same webhook-id, the delivery's "msg_…" id. An
+// event without a callback URL is not queued. After the commit the server calls Notify,
+// and Outbox.Run (a pool of Workers, 4 by default, that also polls every second) makes
+// the first attempt at once.
+//
+// Each attempt is claimed in a transaction before it is made: the delivery is leased to
+// one worker for ClaimLease and moved, in a due index keyed by time, to the lease's end.
+// So two workers or two replicas sharing a store never make the same attempt, and an
+// attempt whose worker died is made again when the lease expires. Delivery is therefore
+// at least once; receivers drop repeats by webhook-id. An attempt is signed with the
+// verifier's current secret, and its previous one during a rotation, and recorded
+// {at, statusCode, latencyMs, error}. A 2xx within 10 s makes the delivery SUCCEEDED;
+// otherwise the next attempt is scheduled by NextAttempt (slots missed while no worker
+// ran are skipped, not made in a burst). When the schedule is exhausted the delivery
+// waits, PENDING, until 24 hours have passed since its first attempt and is then FAILED,
+// with a WARNING audit entry "webhook.delivery_failed" in the same transaction. All state
+// is in storage: a restarted server resumes where it stopped. Run waits for attempts in
+// flight before it returns.
+//
+// Outbox.Replay queues a delivery again for an attempt at once, whatever its status,
+// with the same webhook-id and body; it opens a fresh 24-hour window and a fresh
+// schedule (a FAILED delivery becomes PENDING), keeps the earlier attempts in the
+// history, and is refused (invalid_state) while an attempt is in flight. Outbox.Get and
+// Outbox.List (newest first, opaque cursors, by verifier, account and status) serve the
+// deliveries API; Outbox.Pending is the queue-depth gauge.
+//
+// In SANDBOX, a callback URL whose path ends in "/fail" is answered by the sandbox test
+// receiver (SPEC S10): each attempt is recorded as failed with status 500 and error
+// "sandbox receiver: /fail", without any network call, so integrators can watch the
+// retries.
+//
+// # Secrets
+//
+// SecretStore keeps one secret per verifier and environment, created on first use
+// (Secrets, or the first Enqueue for that verifier). Rotate makes a new one; the old one
+// keeps signing beside it for RotationOverlap (24 hours), so deliveries in that time
+// carry two signatures and a receiver holding either secret accepts them. The secrets
+// are stored in clear in storage.Bucket(env, "webhook_secrets"), because signing needs
+// them: the data file holds them and must stay mode 0600, its backups guarded alike.
+//
+// # Inbound events
+//
+// Providers configures the senders of inbound webhooks by name, with their secrets and
+// accepted event types; Provider.Verify checks a request. Inbox stores each accepted
+// event under (provider, webhook-id) before the route acknowledges it; Accept reports a
+// webhook-id already stored as a duplicate, to be answered 200 without processing it
+// again. MarkProcessed records the dispatch, and Unprocessed finds the events whose
+// dispatch a crash cut short.
 //
 // Clocks and randomness are parameters: the verifying time, the attempt time, the
-// secret's random source and the jitter source are all passed in.
+// secret's random source and the jitter source are all passed in, and the Outbox,
+// SecretStore and Inbox take their clock and randomness as fields.
 package webhook

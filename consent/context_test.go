@@ -1,0 +1,71 @@
+package consent_test
+
+import (
+	"encoding/json"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/internal/ethsig"
+)
+
+func TestContextView(t *testing.T) {
+	f := newFixture(t)
+	r := f.create(func(c *consent.CreateRequest) {
+		c.VerifierName = "Acme Bank"
+		c.RequireLiveness = true
+		c.MinLevel = "L3"
+	})
+	view, err := f.svc.Context(f.ctx, veriland.Sandbox, r.ID)
+	require.NoError(t, err)
+	require.Equal(t, consent.VerifierRef{ID: "verifier-acme", Name: "Acme Bank"}, view.Verifier)
+	require.Equal(t, "L3", view.MinLevel)
+	require.True(t, view.RequireLiveness)
+
+	td := view.TypedData
+	require.Equal(t, "Consent", td.PrimaryType)
+	require.Equal(t, "Identity Consent", td.Domain.Name)
+	require.Equal(t, "1", td.Domain.Version)
+	require.Equal(t, int64(testChainID), (*big.Int)(td.Domain.ChainId).Int64())
+	require.NotContains(t, td.Message, "decision")
+	require.NotContains(t, td.Message, "disclosedScopeHash")
+	require.Equal(t, r.ID, td.Message["requestId"])
+	require.Equal(t, f.did, td.Message["subject"])
+	require.Equal(t, "verifier-acme", td.Message["verifier"])
+	require.Equal(t, r.Nonce.Hex(), td.Message["nonce"])
+
+	// The presets fill the two missing members; the result hashes like the
+	// hand-written encoder.
+	require.Len(t, view.Presets, 2)
+	for _, p := range view.Presets {
+		msg := map[string]any{}
+		for k, v := range td.Message {
+			msg[k] = v
+		}
+		msg["decision"] = p.Decision
+		msg["disclosedScopeHash"] = p.DisclosedScopeHash.Hex()
+		full := td
+		full.Message = msg
+		got, _, _, err := ethsig.APIDigest(full)
+		require.NoError(t, err)
+		want := consent.ConsentMessage(r, consent.Status(p.Decision), p.DisclosedScope).Digest(testChainID)
+		require.Equal(t, common.Hash(want), common.Hash(got))
+	}
+
+	// The JSON a wallet page reads.
+	b, err := json.Marshal(view)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	for _, k := range []string{"requestId", "status", "verifier", "subjectRef", "scope", "mode", "reason", "requireLiveness", "expiresAt", "typedData"} {
+		require.Contains(t, m, k)
+	}
+	msg := m["typedData"].(map[string]any)["message"].(map[string]any)
+	require.Equal(t, float64(r.Deadline()), msg["deadline"])
+	require.NotContains(t, m, "callbackUrl")
+	require.NotContains(t, m, "account")
+}

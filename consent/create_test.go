@@ -1,0 +1,206 @@
+package consent_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/internal/ids"
+)
+
+func intp(v int) *int { return &v }
+
+func TestCreateValidation(t *testing.T) {
+	f := newFixture(t)
+	pkh := identity.PKHDID(testChainID, addr(f.holder).Hex())
+	tests := []struct {
+		name     string
+		env      veriland.Environment
+		mut      func(*consent.CreateRequest)
+		pointers []string // nil: accepted
+	}{
+		{"valid", "", func(*consent.CreateRequest) {}, nil},
+		{"did:pkh subject", "", func(c *consent.CreateRequest) { c.SubjectRef = pkh }, nil},
+		{"empty subject", "", func(c *consent.CreateRequest) { c.SubjectRef = "" }, []string{"/subjectRef"}},
+		{"free-text subject", "", func(c *consent.CreateRequest) { c.SubjectRef = "Jane Doe" }, []string{"/subjectRef"}},
+		{"did:pkh on another chain", "", func(c *consent.CreateRequest) { c.SubjectRef = identity.PKHDID(1, addr(f.holder).Hex()) }, []string{"/subjectRef"}},
+		{"did:pkh with bad address", "", func(c *consent.CreateRequest) { c.SubjectRef = "did:pkh:eip155:31337:0x12" }, []string{"/subjectRef"}},
+		{"no scope", "", func(c *consent.CreateRequest) { c.Scope = nil }, []string{"/scope"}},
+		{"too many scope items", "", func(c *consent.CreateRequest) {
+			c.Scope = nil
+			for i := range consent.MaxScopeItems + 1 {
+				c.Scope = append(c.Scope, "item"+strings.Repeat("x", i))
+			}
+		}, []string{"/scope"}},
+		{"bad scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{"is_adult", "full name"} }, []string{"/scope/1"}},
+		{"empty scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{""} }, []string{"/scope/0"}},
+		{"repeated scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{"is_adult", "nationality", "is_adult"} }, []string{"/scope/2"}},
+		{"FULL any item", "", func(c *consent.CreateRequest) { c.Scope = []string{"bank:account_holder"} }, nil},
+		{"SELECTIVE disclosable items", "", func(c *consent.CreateRequest) { c.Mode = consent.ModeSelective }, nil},
+		{"SELECTIVE non-disclosable item", "", func(c *consent.CreateRequest) {
+			c.Mode = consent.ModeSelective
+			c.Scope = []string{"is_adult", "bank:account_holder"}
+		}, []string{"/scope/1"}},
+		{"bad mode", "", func(c *consent.CreateRequest) { c.Mode = "PARTIAL" }, []string{"/mode"}},
+		{"no reason", "", func(c *consent.CreateRequest) { c.Reason = "" }, []string{"/reason"}},
+		{"long reason", "", func(c *consent.CreateRequest) { c.Reason = strings.Repeat("é", consent.MaxReasonLen+1) }, []string{"/reason"}},
+		{"reason with control character", "", func(c *consent.CreateRequest) { c.Reason = "a\x00b" }, []string{"/reason"}},
+		{"reason not UTF-8", "", func(c *consent.CreateRequest) { c.Reason = "a\xffb" }, []string{"/reason"}},
+		{"long verifier name", "", func(c *consent.CreateRequest) { c.VerifierName = strings.Repeat("a", 101) }, []string{"/verifierName"}},
+		{"verifier name with newline", "", func(c *consent.CreateRequest) { c.VerifierName = "Acme\nBank" }, []string{"/verifierName"}},
+		{"no callback", "", func(c *consent.CreateRequest) { c.CallbackURL = "" }, nil},
+		{"relative callback", "", func(c *consent.CreateRequest) { c.CallbackURL = "/hooks" }, []string{"/callbackUrl"}},
+		{"callback with credentials", "", func(c *consent.CreateRequest) { c.CallbackURL = "https://u:p@verifier.example/" }, []string{"/callbackUrl"}},
+		{"ftp callback", "", func(c *consent.CreateRequest) { c.CallbackURL = "ftp://verifier.example/" }, []string{"/callbackUrl"}},
+		{"http callback in SANDBOX", "", func(c *consent.CreateRequest) { c.CallbackURL = "http://localhost:9000/hook" }, nil},
+		{"http callback in PRODUCTION", veriland.Production, func(c *consent.CreateRequest) { c.CallbackURL = "http://verifier.example/hook" }, []string{"/callbackUrl"}},
+		{"bad min level", "", func(c *consent.CreateRequest) { c.MinLevel = "L4" }, []string{"/minLevel"}},
+		{"max age 0", "", func(c *consent.CreateRequest) { c.MaxAgeDays = intp(0) }, []string{"/maxAgeDays"}},
+		{"max age 366", "", func(c *consent.CreateRequest) { c.MaxAgeDays = intp(366) }, []string{"/maxAgeDays"}},
+		{"expires 59", "", func(c *consent.CreateRequest) { c.ExpiresInSeconds = intp(59) }, []string{"/expiresInSeconds"}},
+		{"expires 60", "", func(c *consent.CreateRequest) { c.ExpiresInSeconds = intp(60) }, nil},
+		{"expires 604800", "", func(c *consent.CreateRequest) { c.ExpiresInSeconds = intp(604800) }, nil},
+		{"expires 604801", "", func(c *consent.CreateRequest) { c.ExpiresInSeconds = intp(604801) }, []string{"/expiresInSeconds"}},
+		{"several at once", "", func(c *consent.CreateRequest) {
+			c.SubjectRef, c.Reason, c.ExpiresInSeconds = "x", "", intp(0)
+		}, []string{"/subjectRef", "/reason", "/expiresInSeconds"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env := tc.env
+			if env == "" {
+				env = veriland.Sandbox
+			}
+			c := consent.CreateRequest{
+				SubjectRef:  f.did,
+				Scope:       []string{"is_adult", "nationality"},
+				Reason:      "Opening a savings account",
+				CallbackURL: "https://verifier.example/hooks/veriland",
+			}
+			tc.mut(&c)
+			p := f.verifier
+			p.Env = env
+			r, err := f.svc.Create(f.ctx, env, p, c)
+			if tc.pointers == nil {
+				require.NoError(t, err)
+				require.Equal(t, consent.StatusPending, r.Status)
+				return
+			}
+			require.Nil(t, r)
+			require.Equal(t, veriland.CodeValidationFailed, veriland.CodeOf(err), "%v", err)
+			require.Equal(t, tc.pointers, pointers(err))
+		})
+	}
+}
+
+func TestCreateDefaultsAndEvent(t *testing.T) {
+	f := newFixture(t)
+	r := f.create(nil)
+	require.True(t, ids.Valid(r.ID, "vrq"), r.ID)
+	require.Equal(t, veriland.Sandbox, r.Env)
+	require.Equal(t, "acct_1", r.Account)
+	require.Equal(t, "verifier-acme", r.Verifier)
+	require.Equal(t, consent.ModeFull, r.Mode)
+	require.Equal(t, consent.LevelL2, r.MinLevel)
+	require.Equal(t, 365, r.MaxAgeDays)
+	require.False(t, r.RequireLiveness)
+	require.NotZero(t, r.Nonce)
+	require.Equal(t, f.clock.Now(), r.CreatedAt)
+	require.Equal(t, f.clock.Now().Add(time.Hour), r.ExpiresAt)
+	require.Equal(t, uint64(r.ExpiresAt.Unix()), r.Deadline())
+	require.Nil(t, r.DecidedAt)
+
+	other := f.create(nil)
+	require.NotEqual(t, r.ID, other.ID)
+	require.NotEqual(t, r.Nonce, other.Nonce)
+
+	ev := f.events(veriland.Sandbox)
+	require.Len(t, ev, 2)
+	require.Equal(t, recorded{Type: consent.EventCreated, RequestID: r.ID, Status: consent.StatusPending,
+		CallbackURL: "https://verifier.example/hooks/veriland", Actor: "verifier-acme"}, ev[0])
+	require.False(t, consent.EventCreated.Webhook())
+	require.True(t, consent.EventExpired.Webhook())
+
+	// A did:pkh subject is stored in its canonical (lower-case) form.
+	mixed := "did:pkh:eip155:31337:" + addr(f.holder).Hex()
+	p := f.create(func(c *consent.CreateRequest) { c.SubjectRef = mixed })
+	require.Equal(t, strings.ToLower(mixed), p.SubjectRef)
+}
+
+func TestCreateRefusals(t *testing.T) {
+	f := newFixture(t)
+	valid := consent.CreateRequest{SubjectRef: f.did, Scope: []string{"is_adult"}, Reason: "r"}
+	for name, p := range map[string]veriland.Principal{
+		"holder":            {Subject: f.did, Role: veriland.RoleHolder, Env: veriland.Sandbox},
+		"no sub":            {Role: veriland.RoleVerifier, Env: veriland.Sandbox},
+		"other environment": {Subject: "v", Role: veriland.RoleVerifier, Env: veriland.Production},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := f.svc.Create(f.ctx, veriland.Sandbox, p, valid)
+			requireCode(t, err, veriland.CodeForbidden, "-")
+		})
+	}
+
+	t.Run("liveness without a gate", func(t *testing.T) {
+		svc := *f.svc
+		svc.Liveness = nil
+		c := valid
+		c.RequireLiveness = true
+		_, err := svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
+		requireCode(t, err, veriland.CodeValidationFailed, "/requireLiveness")
+	})
+
+	t.Run("pluggable callback validator", func(t *testing.T) {
+		svc := *f.svc
+		cause := errors.New("loopback address")
+		svc.ValidateCallback = func(env veriland.Environment, raw string) error {
+			if strings.Contains(raw, "127.0.0.1") {
+				return cause
+			}
+			return nil
+		}
+		c := valid
+		c.CallbackURL = "https://127.0.0.1/hook"
+		_, err := svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
+		requireCode(t, err, veriland.CodeValidationFailed, "/callbackUrl")
+		require.ErrorIs(t, err, cause)
+		c.CallbackURL = "http://anything.example/hook" // the validator decides alone
+		_, err = svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
+		require.NoError(t, err)
+	})
+
+	t.Run("misconfigured", func(t *testing.T) {
+		svc := *f.svc
+		svc.Attestations = nil
+		_, err := svc.Create(f.ctx, veriland.Sandbox, f.verifier, valid)
+		require.Error(t, err)
+		require.Equal(t, veriland.CodeInternal, veriland.CodeOf(err))
+		_, err = f.svc.Create(f.ctx, "STAGING", f.verifier, valid)
+		requireCode(t, err, veriland.CodeValidationFailed, "-")
+	})
+}
+
+func TestGetAndEnvironmentIsolation(t *testing.T) {
+	f := newFixture(t)
+	r := f.create(nil)
+	got, err := f.svc.Get(f.ctx, veriland.Sandbox, r.ID)
+	require.NoError(t, err)
+	require.Equal(t, r, got)
+
+	for _, id := range []string{r.ID, "vrq_aaaaaaaaaaaaaaaaaaaaaaaaaa", "vrq_x", "", "../../etc"} {
+		_, err = f.svc.Get(f.ctx, veriland.Production, id)
+		requireCode(t, err, veriland.CodeNotFound, "")
+	}
+	_, err = f.svc.Context(f.ctx, veriland.Production, r.ID)
+	requireCode(t, err, veriland.CodeNotFound, "")
+
+	s := r.Summary()
+	require.Equal(t, r.ID, s.RequestID)
+	require.Equal(t, r.Scope, s.Scope)
+}

@@ -1,0 +1,112 @@
+package httpserver
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/attestation"
+)
+
+type issuerJSON struct {
+	Address string         `json:"address"`
+	ChainID uint64         `json:"chainId"`
+	Domain  issuerDomainJS `json:"domain"`
+}
+
+type issuerDomainJS struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	ChainID uint64 `json:"chainId"`
+}
+
+// attestationIssuer answers GET /attestation/issuer (public): the address offline
+// verifiers trust and the EIP-712 domain attestations are signed in.
+func (s *Server) attestationIssuer(w http.ResponseWriter, r *http.Request) error {
+	iss := s.cfg.Attestations.Issuer
+	d := attestation.Domain(iss.ChainID)
+	s.writeJSON(w, r, http.StatusOK, issuerJSON{
+		Address: iss.Address().Hex(), ChainID: iss.ChainID,
+		Domain: issuerDomainJS{Name: d.Name, Version: d.Version, ChainID: d.ChainID},
+	})
+	return nil
+}
+
+// getAttestation answers GET /attestation/{id}: its subject holder, its verifier or
+// an admin of the same environment; anyone else is forbidden.
+func (s *Server) getAttestation(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r)
+	att, err := s.cfg.Attestations.Get(r.Context(), p.Env, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if !attestation.CanRead(p, att) {
+		return veriland.Errorf(veriland.CodeForbidden, "only the attestation's subject, its verifier or an admin may read it")
+	}
+	s.writeJSON(w, r, http.StatusOK, att)
+	return nil
+}
+
+// attestationStatus answers GET /attestation/{id}/status (public).
+func (s *Server) attestationStatus(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	st, _, err := findInEnvs(s, r, func(env veriland.Environment) (*attestation.StatusView, error) {
+		return s.cfg.Attestations.Status(r.Context(), env, id)
+	})
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusOK, st)
+	return nil
+}
+
+type revokeBody struct {
+	Reason string `json:"reason"`
+}
+
+type revokedJSON struct {
+	ID        string             `json:"id"`
+	Status    attestation.Status `json:"status"`
+	RevokedAt *time.Time         `json:"revokedAt"`
+}
+
+// revokeAttestation answers POST /attestation/{id}/revoke (the subject holder or an
+// admin). Revoking again is a no-op 200.
+func (s *Server) revokeAttestation(w http.ResponseWriter, r *http.Request) error {
+	var body revokeBody
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	if len(body.Reason) > 500 {
+		return veriland.Invalid("/reason", "reason must be at most 500 characters")
+	}
+	p := principal(r)
+	att, err := s.cfg.Attestations.Revoke(r.Context(), p.Env, r.PathValue("id"), body.Reason, p)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusOK, revokedJSON{ID: att.ID, Status: att.Status, RevokedAt: att.RevokedAt})
+	return nil
+}
+
+// revocations answers GET /attestation/revocations?since= (public): the issuer-signed
+// list of revocations of the caller's environment (the token's, the
+// Veriland-Environment header's, else PRODUCTION) since the given time.
+func (s *Server) revocations(w http.ResponseWriter, r *http.Request) error {
+	env, err := s.publicEnv(r)
+	if err != nil {
+		return err
+	}
+	var since time.Time
+	if v := r.URL.Query().Get("since"); v != "" {
+		if since, err = time.Parse(time.RFC3339, v); err != nil {
+			return invalidParam("since", "since must be an RFC 3339 timestamp")
+		}
+	}
+	list, err := s.cfg.Attestations.Revocations(r.Context(), env, since)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusOK, list)
+	return nil
+}

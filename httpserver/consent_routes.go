@@ -1,0 +1,152 @@
+package httpserver
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/storage"
+)
+
+// requestCreatedJSON is the answer to POST /verify/request: the source document's
+// {requestId, status, message} plus where to send the holder and until when.
+type requestCreatedJSON struct {
+	RequestID  string         `json:"requestId"`
+	Status     consent.Status `json:"status"`
+	Message    string         `json:"message"`
+	ConsentURL string         `json:"consentUrl"`
+	ExpiresAt  time.Time      `json:"expiresAt"`
+}
+
+// createVerificationRequest answers POST /verify/request (verifier).
+func (s *Server) createVerificationRequest(w http.ResponseWriter, r *http.Request) error {
+	var req consent.CreateRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	p := principal(r)
+	created, err := s.cfg.Consent.Create(r.Context(), p.Env, p, req)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusCreated, requestCreatedJSON{
+		RequestID: created.ID, Status: created.Status,
+		Message:    "verification request created; send the holder to consentUrl",
+		ConsentURL: s.consentURL(created.ID), ExpiresAt: created.ExpiresAt,
+	})
+	return nil
+}
+
+func (s *Server) consentURL(id string) string {
+	return strings.TrimRight(s.cfg.PublicOrigin, "/") + "/consent/" + id
+}
+
+// getVerificationRequest answers GET /verify/request/{id} (public). A PENDING
+// request past its deadline is expired by the read.
+func (s *Server) getVerificationRequest(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	req, _, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.Request, error) {
+		return s.cfg.Consent.Get(r.Context(), env, id)
+	})
+	if err != nil {
+		return err
+	}
+	s.notifyWebhooks()
+	s.writeJSON(w, r, http.StatusOK, req.Summary())
+	return nil
+}
+
+// cancelVerificationRequest answers POST /verify/request/{id}/cancel (the verifier
+// that created it).
+func (s *Server) cancelVerificationRequest(w http.ResponseWriter, r *http.Request) error {
+	var body struct{}
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	p := principal(r)
+	req, err := s.cfg.Consent.Cancel(r.Context(), p.Env, r.PathValue("id"), p)
+	s.notifyWebhooks()
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusOK, req.Summary())
+	return nil
+}
+
+// consentContext answers GET /consent/{requestId} (public): what is asked, and the
+// ready eth_signTypedData_v4 object the holder's wallet signs.
+func (s *Server) consentContext(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("requestId")
+	view, _, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.View, error) {
+		return s.cfg.Consent.Context(r.Context(), env, id)
+	})
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusOK, view)
+	return nil
+}
+
+// decideConsent answers POST /consent/{requestId} (public, rate limited per
+// holderAddress): the holder's signed decision. 201 with the CONSENT attestation for
+// APPROVED, 200 for REJECTED.
+func (s *Server) decideConsent(w http.ResponseWriter, r *http.Request) error {
+	var d consent.Decision
+	if err := decodeJSON(r, &d); err != nil {
+		return err
+	}
+	id := r.PathValue("requestId")
+	req, env, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.Request, error) {
+		return s.cfg.Consent.Get(r.Context(), env, id)
+	})
+	if err != nil {
+		return err
+	}
+	if addr := strings.ToLower(d.HolderAddress); addr != "" {
+		if err := s.limitKey(w, r, env, "wallet:"+addr, s.policy("consent", s.cfg.RateLimits.Wallet)); err != nil {
+			return err
+		}
+	}
+	res, err := s.cfg.Consent.Decide(r.Context(), env, req.ID, d)
+	s.notifyWebhooks()
+	if err != nil {
+		s.metrics.verification("consent", string(veriland.CodeOf(err)))
+		if veriland.IsCode(err, veriland.CodeInvalidSignature) {
+			s.coalesce(env, "consent_signature:"+id, auditFailure(env, "consent.signature_refused", "invalid_signature"))
+		}
+		return err
+	}
+	s.metrics.verification("consent", strings.ToLower(string(res.Status)))
+	status := http.StatusOK
+	if res.Status == consent.StatusApproved {
+		status = http.StatusCreated
+	}
+	s.writeJSON(w, r, status, res)
+	return nil
+}
+
+// consentEvent records a consent state change in the audit log and, for the events
+// verifiers subscribe to, queues the webhook in the same transaction.
+func (s *Server) consentEvent(ctx context.Context, tx storage.Tx, ev consent.Event) error {
+	req := ev.Request
+	detail := map[string]any{"status": string(req.Status), "verifier": req.Verifier}
+	if ev.Attestation != nil {
+		detail["attestationId"] = ev.Attestation.ID
+	}
+	if err := s.audit(ctx, tx, auditEntry(ev.Env, string(ev.Type), "verification_request", req.ID, ev.Actor, detail)); err != nil {
+		return err
+	}
+	if !ev.Type.Webhook() || s.cfg.Outbox == nil || req.CallbackURL == "" {
+		return nil
+	}
+	data := map[string]any{"requestId": req.ID, "status": string(req.Status)}
+	if ev.Attestation != nil {
+		data["attestationId"] = ev.Attestation.ID
+		data["attestation"] = ev.Attestation
+	}
+	_, err := s.cfg.Outbox.Enqueue(ctx, tx, ev.Env, webhookEvent(string(ev.Type), req, data))
+	return err
+}

@@ -1,0 +1,101 @@
+package httpserver
+
+import (
+	"crypto/ecdsa"
+	"errors"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/attestation/anchor"
+	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/httpserver/webhook"
+	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/identity/siwe"
+	"github.com/veriland/veriland/liveness"
+	"github.com/veriland/veriland/liveness/deviceattest"
+	"github.com/veriland/veriland/storage/audit"
+)
+
+// Keys are what WithDefaultServices needs beyond Config: the secrets and the
+// integrations that differ between deployments.
+type Keys struct {
+	// Pepper keys the HMACs under which subject references and documents are indexed
+	// (at least 16 secret bytes; changing it orphans existing indexes).
+	Pepper []byte
+	// IssuerKey is the secp256k1 key that signs attestations.
+	IssuerKey *ecdsa.PrivateKey
+	// KYC checks new identities; nil uses identity.SandboxKYC, which serves SANDBOX
+	// only (PRODUCTION issuance then answers 503 until a provider is configured).
+	KYC identity.KYCProvider
+	// DeviceVerifiers check device attestations at enrolment; nil registers MOCK
+	// only (SANDBOX). Register KEY_ATTESTATION, APP_ATTEST and PLAY_INTEGRITY for
+	// production devices (see liveness/deviceattest).
+	DeviceVerifiers deviceattest.Verifiers
+	// Anchors anchor attestation digests per environment; nil disables anchoring.
+	Anchors map[veriland.Environment]anchor.Anchor
+	// CallbackPolicy tunes the SSRF rules of verifier callbacks (the zero value is
+	// SPEC's default: SANDBOX may call http and loopback, PRODUCTION never).
+	CallbackPolicy webhook.CallbackPolicy
+	// WebhookProviders are the inbound event providers (kyc, anchor).
+	WebhookProviders webhook.Providers
+}
+
+// WithDefaultServices returns cfg with every domain service it lacks built over
+// cfg.Store with veriland's defaults: the wiring the reference server uses, and a
+// quick start for embedders, who can replace any service by setting it first.
+func WithDefaultServices(cfg Config, k Keys) (Config, error) {
+	if cfg.Store == nil {
+		return cfg, errors.New("httpserver: Config.Store is required")
+	}
+	if k.IssuerKey == nil || len(k.Pepper) < identity.MinPepperSize {
+		return cfg, errors.New("httpserver: Keys.IssuerKey and a Pepper of at least 16 bytes are required")
+	}
+	if cfg.ChainID == 0 {
+		cfg.ChainID = 1
+	}
+	store, now, rnd, log := cfg.Store, cfg.Now, cfg.Rand, cfg.Logger
+	auditLog := &audit.Log{Now: now, Rand: rnd}
+	if k.KYC == nil {
+		k.KYC = identity.SandboxKYC{}
+	}
+	if k.DeviceVerifiers == nil {
+		k.DeviceVerifiers = deviceattest.Verifiers{deviceattest.Mock: deviceattest.MockVerifier{}}
+	}
+	if cfg.Identity == nil {
+		cfg.Identity = &identity.Service{Store: store, Pepper: k.Pepper, KYC: k.KYC, Now: now, Rand: rnd, Logger: log}
+	}
+	if cfg.SIWE == nil {
+		cfg.SIWE = &siwe.Service{Store: store, Origin: cfg.PublicOrigin, ChainID: cfg.ChainID, Now: now, Rand: rnd}
+	}
+	if cfg.Attestations == nil {
+		cfg.Attestations = &attestation.Service{Store: store, Anchors: k.Anchors, Now: now, Logger: log,
+			Issuer: &attestation.Issuer{Key: k.IssuerKey, ChainID: cfg.ChainID, Rand: rnd, Now: now}}
+	}
+	gate := &liveness.Gate{Attestations: cfg.Attestations, Now: now}
+	if cfg.Liveness == nil {
+		cfg.Liveness = &liveness.Service{Store: store, Verifiers: k.DeviceVerifiers, Attestations: cfg.Attestations,
+			ChainID: cfg.ChainID, Now: now, Rand: rnd, Logger: log}
+	}
+	if cfg.Consent == nil {
+		policy := k.CallbackPolicy
+		cfg.Consent = &consent.Service{Store: store, ChainID: cfg.ChainID, Now: now, Rand: rnd, Logger: log,
+			Wallets: consent.IdentityWallets{Identities: cfg.Identity}, Attestations: cfg.Attestations, Liveness: gate,
+			ValidateCallback: func(env veriland.Environment, raw string) error {
+				return webhook.ValidateCallbackURL(env, raw, policy)
+			}}
+	}
+	if cfg.WebhookSecrets == nil {
+		cfg.WebhookSecrets = &webhook.SecretStore{Store: store, Now: now, Rand: rnd, Audit: auditLog}
+	}
+	if cfg.Outbox == nil {
+		cfg.Outbox = &webhook.Outbox{Store: store, Now: now, Rand: rnd, Secrets: cfg.WebhookSecrets,
+			Policy: k.CallbackPolicy, Logger: log, Audit: auditLog}
+	}
+	if cfg.Inbox == nil {
+		cfg.Inbox = &webhook.Inbox{Store: store, Now: now}
+	}
+	if cfg.WebhookProviders == nil {
+		cfg.WebhookProviders = k.WebhookProviders
+	}
+	return cfg, nil
+}
