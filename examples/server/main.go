@@ -28,11 +28,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/httpserver"
 	"github.com/veriland/veriland/httpserver/auth"
-	"github.com/veriland/veriland/identity"
-	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/bolt"
 )
@@ -160,13 +161,29 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	if origin == "" {
 		origin = "http://" + ln.Addr().String()
 	}
-	srv, err := httpserver.New(httpserver.Config{
+	// SANDBOX attestations are anchored on go-ethereum's in-process simulated chain
+	// (SPEC S7); PRODUCTION anchoring needs a JSON-RPC endpoint and is off here.
+	anchorKey, err := crypto.GenerateKey()
+	if err != nil {
+		return err
+	}
+	sandboxChain, err := anchor.NewSimulated(anchorKey)
+	if err != nil {
+		return err
+	}
+	defer sandboxChain.Close()
+
+	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID,
 		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"},
-		Identity: &identity.Service{Store: store, Pepper: sec.pepper, KYC: identity.SandboxKYC{}, Logger: logger},
-		SIWE:     &siwe.Service{Store: store, Origin: origin, ChainID: o.chainID},
-	})
+	}, httpserver.Keys{Pepper: sec.pepper, IssuerKey: sec.issuerKey,
+		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Sandbox: sandboxChain}})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	srv, err := httpserver.New(cfg)
 	if err != nil {
 		ln.Close()
 		return err
