@@ -71,7 +71,7 @@ func (b createAPIKeyBody) validate() error {
 	return errs.Err()
 }
 
-func apiKeysBucket(env veriland.Environment) string  { return storage.Bucket(env, "api_keys") }
+func apiKeysBucket(env veriland.Environment) string    { return storage.Bucket(env, "api_keys") }
 func revokedJTIBucket(env veriland.Environment) string { return storage.Bucket(env, "revoked_jti") }
 
 // createAPIKey answers POST /v1/api-keys (admin): the token is in this response only.

@@ -61,7 +61,7 @@ func (rc *receiver) got() []receivedHook {
 
 // signConsent plays the holder's wallet: it completes the typed data the consent
 // context returned, hashes it with go-ethereum's own EIP-712 code, and signs.
-func signConsent(t *testing.T, ctxBody map[string]any, key *ecdsa.PrivateKey, decision string, disclosed []string) string {
+func signConsent(t testing.TB, ctxBody map[string]any, key *ecdsa.PrivateKey, decision string, disclosed []string) string {
 	t.Helper()
 	raw, err := json.Marshal(ctxBody["typedData"])
 	require.NoError(t, err)

@@ -3,6 +3,7 @@ package httpserver
 import (
 	"crypto/ecdsa"
 	"errors"
+	"log/slog"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
@@ -52,6 +53,9 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 	}
 	if cfg.ChainID == 0 {
 		cfg.ChainID = 1
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	store, now, rnd, log := cfg.Store, cfg.Now, cfg.Rand, cfg.Logger
 	auditLog := &audit.Log{Now: now, Rand: rnd}

@@ -20,7 +20,7 @@ import (
 	"github.com/veriland/veriland/storage"
 )
 
-func createKey(t *testing.T, h *harness, adminTok, role, sub string) (string, string) {
+func createKey(t testing.TB, h *harness, adminTok, role, sub string) (string, string) {
 	t.Helper()
 	r := h.do(request{method: "POST", path: "/v1/api-keys", token: adminTok, body: map[string]any{"role": role, "sub": sub, "name": "key for " + sub}})
 	require.Equal(t, http.StatusCreated, r.status, string(r.body))

@@ -18,7 +18,7 @@ import (
 var sandboxHeader = map[string]string{headerEnvironment: "SANDBOX"}
 
 // issueIdentity issues a sandbox identity bound to wallet and returns its DID.
-func (h *harness) issueIdentity(t *testing.T, subjectRef string, wallet *ecdsa.PrivateKey, scenario string) map[string]any {
+func (h *harness) issueIdentity(t testing.TB, subjectRef string, wallet *ecdsa.PrivateKey, scenario string) map[string]any {
 	t.Helper()
 	body := map[string]any{"subjectRef": subjectRef, "countryCode": "NG", "payload": map[string]any{"scenario": scenario, "fullName": "Ada Obi"}}
 	if wallet != nil {
@@ -30,7 +30,7 @@ func (h *harness) issueIdentity(t *testing.T, subjectRef string, wallet *ecdsa.P
 }
 
 // login signs in with the wallet through SIWE and returns the holder token and DID.
-func (h *harness) login(t *testing.T, wallet *ecdsa.PrivateKey, env veriland.Environment) (string, string) {
+func (h *harness) login(t testing.TB, wallet *ecdsa.PrivateKey, env veriland.Environment) (string, string) {
 	t.Helper()
 	n := h.do(request{method: "POST", path: "/auth/siwe/nonce", body: map[string]any{"environment": env}})
 	require.Equal(t, http.StatusCreated, n.status, string(n.body))

@@ -15,11 +15,11 @@ import (
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/httpserver/ratelimit"
 	"github.com/veriland/veriland/httpserver/webhook"
-	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/identity/siwe"
-	"github.com/veriland/veriland/httpserver/ratelimit"
+	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 )
