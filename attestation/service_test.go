@@ -153,7 +153,9 @@ func TestServiceRevoke(t *testing.T) {
 	}
 
 	// A failing hook rolls the revocation back.
-	s.OnRevoke = func(context.Context, storage.Tx, veriland.Environment, *attestation.Attestation) error { return errors.New("outbox down") }
+	s.OnRevoke = func(context.Context, storage.Tx, veriland.Environment, *attestation.Attestation) error {
+		return errors.New("outbox down")
+	}
 	if _, err := s.Revoke(ctx, veriland.Sandbox, att.ID, "", holder); err == nil {
 		t.Fatal("revocation with a failing hook succeeded")
 	}
