@@ -11,7 +11,6 @@ import (
 	"math/big"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/internal/clocktest"
 	"github.com/veriland/veriland/internal/ethsig"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/bolt"
@@ -32,26 +32,11 @@ import (
 
 const testChainID = 31337
 
-// fakeClock is a settable clock, safe for concurrent use.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// fakeClock is the shared settable test clock.
+type fakeClock = clocktest.Clock
 
 func newClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+	return clocktest.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 // storedAttestations issues through the real attestation Service and keeps its own

@@ -20,6 +20,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/internal/clocktest"
 	"github.com/veriland/veriland/internal/ethsig"
 	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/liveness/deviceattest"
@@ -33,32 +34,11 @@ const (
 	chainID = 31337
 )
 
-// fakeClock is a settable clock.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// fakeClock is the shared settable test clock.
+type fakeClock = clocktest.Clock
 
 func newClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
+	return clocktest.New(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 }
 
 // attStore stands in for the attestation package's storage-backed service: it signs

@@ -2,35 +2,20 @@ package ratelimit
 
 import (
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/veriland/veriland/internal/clocktest"
 	"github.com/veriland/veriland/storage/bolt"
 )
 
-// fakeClock is a settable clock safe for concurrent use.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// fakeClock is the shared settable test clock.
+type fakeClock = clocktest.Clock
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+	return clocktest.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 // openStore opens a bbolt store in a temporary directory, closed at the end of the test.
