@@ -8,6 +8,8 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/attestation/anchor"
+	"github.com/veriland/veriland/chipauth"
+	"github.com/veriland/veriland/chipauth/binding"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
@@ -39,6 +41,10 @@ type Keys struct {
 	CallbackPolicy webhook.CallbackPolicy
 	// WebhookProviders are the inbound event providers (kyc, anchor).
 	WebhookProviders webhook.Providers
+	// Trust are the CSCA trust stores of chip binding per environment (ICAO master
+	// lists and CSCA certificates; SANDBOX adds the sandbox test CSCA). An
+	// environment without one trusts no passport.
+	Trust map[veriland.Environment]*chipauth.TrustStore
 }
 
 // WithDefaultServices returns cfg with every domain service it lacks built over
@@ -87,6 +93,11 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 			ValidateCallback: func(env veriland.Environment, raw string) error {
 				return webhook.ValidateCallbackURL(env, raw, policy)
 			}}
+	}
+	if cfg.ChipBinding == nil {
+		trust := k.Trust
+		cfg.ChipBinding = &binding.Service{Store: store, Pepper: k.Pepper, Attestations: cfg.Attestations, Liveness: gate, Now: now,
+			Trust: func(env veriland.Environment) *chipauth.TrustStore { return trust[env] }}
 	}
 	if cfg.WebhookSecrets == nil {
 		cfg.WebhookSecrets = &webhook.SecretStore{Store: store, Now: now, Rand: rnd, Audit: auditLog}

@@ -23,6 +23,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/chipauth"
+	"github.com/veriland/veriland/chipauth/binding"
+	"github.com/veriland/veriland/chipauth/sandbox"
 	"github.com/veriland/veriland/httpserver/auth"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/storage/bolt"
@@ -59,6 +62,8 @@ type harness struct {
 
 	issuerKey *ecdsa.PrivateKey
 	kycSecret webhook.Secret
+	sandboxDS *sandbox.DS // signs sandbox passports the server trusts
+	storePath string
 
 	skipSpecChecks bool // benchmarks: do not validate exchanges against the document
 }
@@ -67,7 +72,8 @@ var registerJSONAPIDecoder sync.Once
 
 func newHarness(t testing.TB, configure ...func(*Config)) *harness {
 	t.Helper()
-	store, err := bolt.Open(filepath.Join(t.TempDir(), "veriland.db"), bolt.Options{})
+	storePath := filepath.Join(t.TempDir(), "veriland.db")
+	store, err := bolt.Open(storePath, bolt.Options{})
 	require.NoError(t, err)
 	clock := &testClock{t: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	tokens := &auth.Tokens{
@@ -82,7 +88,13 @@ func newHarness(t testing.TB, configure ...func(*Config)) *harness {
 	for _, f := range configure {
 		f(&cfg)
 	}
+	csca, ds, err := binding.NewSandboxPKI(rand.Reader, clock.Now)
+	require.NoError(t, err)
+	sandboxTrust := chipauth.NewTrustStore()
+	_, err = sandboxTrust.AddCertificates(csca.PEM())
+	require.NoError(t, err)
 	cfg, err = WithDefaultServices(cfg, Keys{
+		Trust:  map[veriland.Environment]*chipauth.TrustStore{veriland.Sandbox: sandboxTrust},
 		Pepper: bytes.Repeat([]byte("k"), 32), IssuerKey: issuerKey,
 		WebhookProviders: webhook.Providers{
 			"kyc": {Secrets: []webhook.Secret{kycSecret}, EventTypes: []string{webhook.EventKYCCompleted}},
@@ -94,10 +106,10 @@ func newHarness(t testing.TB, configure ...func(*Config)) *harness {
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		ts.Close()
-		require.NoError(t, store.Close())
+		_ = store.Close() // a test may have closed it to read the file
 	})
 	return &harness{t: t, srv: srv, ts: ts, store: store, tokens: tokens, clock: clock, router: openAPIRouter(t),
-		issuerKey: issuerKey, kycSecret: kycSecret}
+		issuerKey: issuerKey, kycSecret: kycSecret, sandboxDS: ds, storePath: storePath}
 }
 
 func openAPIRouter(t testing.TB) routers.Router {

@@ -31,6 +31,9 @@ func (s *Server) installHooks() {
 	if c := s.cfg.Consent; c != nil && c.OnEvent == nil {
 		c.OnEvent = s.consentEvent
 	}
+	if b := s.cfg.ChipBinding; b != nil && b.OnEvent == nil {
+		b.OnEvent = s.chipBindingEvent
+	}
 }
 
 // auditEntry is a successful state change by actor ("" takes the context's principal).

@@ -55,6 +55,10 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "POST", path: "/liveness/verify", roles: holder, handle: s.verifyLiveness})
 		s.add(route{method: "GET", path: "/liveness/attestations/me", roles: holder, handle: s.myLivenessAttestations})
 	}
+	if s.cfg.ChipBinding != nil {
+		s.add(route{method: "POST", path: "/identity/chip-verify", roles: holder, bodyLimit: limitChipVerify, handle: s.chipVerify})
+		s.add(route{method: "GET", path: "/identity/chip-bindings/me", roles: holder, handle: s.myChipBindings})
+	}
 	if s.cfg.Consent != nil {
 		s.add(route{method: "POST", path: "/verify/request", roles: verifier, handle: s.createVerificationRequest})
 		s.add(route{method: "GET", path: "/verify/request/{id}", handle: s.getVerificationRequest})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/chipauth/binding"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/httpserver/auth"
 	"github.com/veriland/veriland/httpserver/ratelimit"
@@ -52,6 +53,7 @@ type Config struct {
 	Attestations *attestation.Service
 	Liveness     *liveness.Service
 	Consent      *consent.Service
+	ChipBinding  *binding.Service
 
 	// Webhooks: the durable outbox of verifier callbacks, the per-verifier secrets
 	// that sign them, and the inbound provider events.

@@ -173,12 +173,18 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	}
 	defer sandboxChain.Close()
 
+	trust, err := loadTrust(o.data, o.trustDir)
+	if err != nil {
+		return err
+	}
+
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID,
 		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"},
 	}, httpserver.Keys{Pepper: sec.pepper, IssuerKey: sec.issuerKey,
-		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Sandbox: sandboxChain}})
+		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Sandbox: sandboxChain},
+		Trust:   trust})
 	if err != nil {
 		ln.Close()
 		return err
