@@ -1,5 +1,3 @@
-// Package mrzcheck computes ICAO Doc 9303-3 check digits, for chipauth (which
-// verifies them) and chipauth/sandbox (which writes them).
 package mrzcheck
 
 // Digit returns the check digit of an MRZ field: weights 7, 3, 1 repeating;

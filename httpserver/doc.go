@@ -1,0 +1,32 @@
+// Package httpserver is the net/http wiring of veriland: the documented routes of
+// the identity family (root, plain JSON) and the platform family (/v1, JSON:API)
+// over the domain packages, with the cross-cutting rules of SPEC S2 applied to every
+// route in one place:
+//
+//   - request ids (X-Request-Id, echoed when safe), panic recovery (a 500 that carries
+//     only the request id), body limits (413) and content types (415);
+//   - strict JSON: unknown members are refused with their JSON pointer, matched
+//     exactly rather than case-insensitively, so the liveness routes can never accept
+//     an image or a template;
+//   - HS256-only bearer tokens (package auth) with per-environment secrets, revocable
+//     API keys, and roles;
+//   - Idempotency-Key on every POST (package idempotency) and GCRA rate limits kept in
+//     storage (package ratelimit), both holding across replicas that share a store;
+//   - errors as JSON:API error documents: domain packages return *veriland.Error with
+//     a code, and the table in status.go is the only place codes become statuses;
+//   - a hash-chained audit entry in the same transaction as every state change, and
+//     coalesced entries for failures an outsider can repeat at will;
+//   - webhooks in and out (package webhook), Prometheus metrics, and an embedded
+//     OpenAPI 3.1 document that a test keeps equal to the registered routes and
+//     checks every end-to-end exchange against.
+//
+// Environments: a token's environment decides which records a request sees; a record
+// of the other environment answers 404. Public routes that create records take the
+// environment from the Veriland-Environment header (default PRODUCTION); public reads
+// by id look in both, since ids carry 128 or more random bits.
+//
+// New builds a Server from a Config that holds the store, the token secrets and the
+// domain services; WithDefaultServices fills in veriland's default services. Run does
+// the background work (webhook delivery, anchoring, request expiry, audit flushes).
+// examples/server is the reference wiring.
+package httpserver
