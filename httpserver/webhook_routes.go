@@ -201,11 +201,38 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := inboundJSON{Provider: name, Type: env.Type, Duplicate: dup}
-	if !dup {
-		if err := s.dispatchInbound(r, target, env); err != nil {
-			s.log.WarnContext(r.Context(), "inbound webhook left unprocessed", "provider", name, "type", env.Type, "err", err)
-		} else if err := s.cfg.Inbox.MarkProcessed(r.Context(), target, name, msgID); err == nil {
-			out.Processed = true
+	process := !dup
+	if dup {
+		// A webhook-id seen before is never processed a second time. But an event that
+		// was stored and never processed (the process died before dispatching it, so
+		// the provider got no answer and retries) is dispatched now, from the body
+		// stored when it was first accepted.
+		stored, err := s.cfg.Inbox.Get(r.Context(), target, name, msgID)
+		if err != nil {
+			return err
+		}
+		if process = stored.ProcessedAt.IsZero(); process {
+			if err := decodeStrictLoose(stored.Body, &env); err != nil {
+				return err
+			}
+		}
+	}
+	if process {
+		err := s.dispatchInbound(r, target, env)
+		switch code := veriland.CodeOf(err); {
+		case err == nil:
+			if err := s.cfg.Inbox.MarkProcessed(r.Context(), target, name, msgID); err == nil {
+				out.Processed = true
+			}
+		case code == veriland.CodeInternal || code == veriland.CodeUnavailable:
+			// An outage, not a refusal: answer 503 so that the provider retries; the
+			// stored, unprocessed event is processed when the retry arrives.
+			s.log.WarnContext(r.Context(), "inbound webhook not processed; provider will retry", "provider", name, "type", env.Type, "err", err)
+			return veriland.Errorf(veriland.CodeUnavailable, "the event is stored but could not be processed; retry later")
+		default:
+			// A permanent refusal (an unknown identity, a finished KYC, bad data):
+			// acknowledged, left unprocessed, and logged for the operator.
+			s.log.WarnContext(r.Context(), "inbound webhook refused by the domain", "provider", name, "type", env.Type, "code", code)
 		}
 	}
 	s.writeResource(w, r, http.StatusOK, "webhook-events", msgID, out, "")
