@@ -1,0 +1,152 @@
+package httpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland/liveness"
+)
+
+// lvSet sets the test clock (the benchmark rewinds it after each verification so
+// that every session starts at the same instant and the frames can be reused).
+func (c *testClock) lvSet(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
+}
+
+// lvCPU returns the user+system CPU time this process has used so far.
+func lvCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkLivenessVerifyRoute measures POST /liveness/verify with the largest body
+// the route accepts (10,000 frame timestamps, 10 ms apart) through the full server:
+// authentication, rate-limit bypass, strict decoding, validation, signature recovery,
+// every check, the bbolt transaction (with fsync) and the signed LIVENESS
+// attestation. Each iteration verifies a fresh session; starting the session and
+// signing the proof happen with the timer stopped.
+//
+//   - http: through the httptest server (loopback TCP, client included);
+//   - handler: Server.ServeHTTP directly, no network.
+//
+// Besides wall time (ns/op), cpu-ns/op is the CPU (user + system) the whole process
+// spent in the timed part, per request: the server's work plus, for http, the client's.
+func BenchmarkLivenessVerifyRoute(b *testing.B) {
+	h := newHarness(b, func(c *Config) { c.RateLimits.Disabled = true })
+	hl := newLvHolder(b, h, "liveness-bench")
+	dev := newLvDevice(b)
+	require.Equal(b, http.StatusCreated, h.lvEnroll(hl.tok, dev).status)
+	t0 := h.clock.Now()
+
+	const frames, intervalMs = 10000, 10 // 99.99 s of capture, inside the 120 s session
+	// Every session starts at t0, so the frames, their root and their JSON are built once.
+	proto := newLvProof(b, h.lvStartSession(b, hl.tok, "L2"), dev, frames, intervalMs)
+	tsJSON, err := json.Marshal(proto.body["frameTimestamps"])
+	require.NoError(b, err)
+	captureEnd := t0.Add(time.Duration(frames*intervalMs+200) * time.Millisecond)
+
+	// next starts a session at t0, signs a proof for it, moves the clock to the end of
+	// the capture and returns the body.
+	next := func() []byte {
+		h.clock.lvSet(t0)
+		sess := h.lvStartSession(b, hl.tok, "L2")
+		p := &lvProof{sess: sess, dev: dev, body: map[string]any{}}
+		for k, v := range proto.body {
+			p.body[k] = v
+		}
+		p.body["sessionId"] = sess.ID
+		p.sign(b, dev.key)
+		p.body["frameTimestamps"] = json.RawMessage(tsJSON)
+		body, err := json.Marshal(p.body)
+		require.NoError(b, err)
+		h.clock.lvSet(captureEnd)
+		return body
+	}
+
+	// One exchange checked against the OpenAPI document, request and response.
+	h.clock.lvSet(captureEnd)
+	r := h.lvVerify(hl.tok, proto)
+	require.Equal(b, http.StatusCreated, r.status, string(r.body))
+	b.Logf("request body: %d bytes", len(next()))
+
+	run := func(b *testing.B, post func(body []byte) int) {
+		b.ReportAllocs()
+		var cpu time.Duration
+		b.StopTimer()
+		for i := 0; i < b.N; i++ {
+			body := next()
+			c0 := lvCPU(b)
+			b.StartTimer()
+			status := post(body)
+			b.StopTimer()
+			cpu += lvCPU(b) - c0
+			if status != http.StatusCreated {
+				b.Fatalf("status %d", status)
+			}
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.Run("http", func(b *testing.B) {
+		run(b, func(body []byte) int {
+			// Validated once above; the document check would dominate the client's CPU.
+			return h.do(request{method: "POST", path: "/liveness/verify", token: hl.tok, body: body, skipSpec: true}).status
+		})
+	})
+	b.Run("handler", func(b *testing.B) {
+		run(b, func(body []byte) int {
+			req := httptest.NewRequest("POST", "/liveness/verify", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+hl.tok)
+			w := httptest.NewRecorder()
+			h.srv.ServeHTTP(w, req)
+			return w.Code
+		})
+	})
+}
+
+// BenchmarkLivenessDecode compares, on a verification body of 10,000 timestamps,
+// the server's strict decoding (decodeStrict) with the tree-based decoding it
+// replaced (oracleDecodeStrict) and with a plain json.Unmarshal (no member check).
+func BenchmarkLivenessDecode(b *testing.B) {
+	ts := make([]int64, 10000)
+	for i := range ts {
+		ts[i] = 1795000000000 + int64(i)*10
+	}
+	f := false
+	x := 0.9
+	body, err := json.Marshal(liveness.VerifyRequest{
+		SessionID: "lvs_" + strings.Repeat("a", 26), DevicePublicKey: "0x" + strings.Repeat("ab", 20),
+		AttestationType: "MOCK", Signature: "0x" + strings.Repeat("11", 65), MerkleRoot: "0x" + strings.Repeat("22", 32),
+		FrameTimestamps: ts, Timing: &liveness.Timing{FrameCount: 10000, SessionDurationMs: 99990},
+		Evidence: &liveness.Evidence{ParallaxScore: &x, HueScore: &x}, Camera: &liveness.Camera{VirtualSourceSuspected: &f, PhysicalSensorID: "0"},
+	})
+	require.NoError(b, err)
+	for _, c := range []struct {
+		name   string
+		decode func([]byte, any) error
+	}{{"decodeStrict", decodeStrict}, {"tree-oracle", oracleDecodeStrict}, {"json.Unmarshal", json.Unmarshal}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				var req liveness.VerifyRequest
+				if err := c.decode(body, &req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
