@@ -58,7 +58,7 @@ type VerifyRequest struct {
 	MerkleRoot string `json:"merkleRoot"`
 	// FrameTimestamps are the capture times of the frames in unix milliseconds, in
 	// capture order: 1..MaxFrameTimestamps of them (required).
-	FrameTimestamps []int64 `json:"frameTimestamps"`
+	FrameTimestamps Timestamps `json:"frameTimestamps"`
 	// Timing is the signed frame count and duration (required).
 	Timing *Timing `json:"timing"`
 	// Evidence is the device's scores (required, members optional).
