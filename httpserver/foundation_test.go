@@ -365,3 +365,25 @@ func TestIdempotencyInFlight(t *testing.T) {
 	replay := h.do(request{method: "POST", path: "/v1/test-slow", token: tok, body: `{}`, header: map[string]string{"Idempotency-Key": "slow"}})
 	require.Equal(t, "true", replay.header.Get("Idempotent-Replayed"))
 }
+
+func TestSweepPrunesExpiredRecords(t *testing.T) {
+	h := newHarness(t)
+	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	r := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: `{"role":"verifier","sub":"a","name":"b"}`,
+		header: map[string]string{"Idempotency-Key": "k1"}})
+	require.Equal(t, 201, r.status)
+	count := func(bucket string) int {
+		n := 0
+		require.NoError(t, h.store.View(t.Context(), func(tx storage.Tx) error {
+			return tx.Scan(storage.Bucket(veriland.Sandbox, bucket), storage.Range{}, func(_, _ []byte) error { n++; return nil })
+		}))
+		return n
+	}
+	require.Equal(t, 1, count("idempotency"))
+	require.Equal(t, 1, count("ratelimit"))
+
+	h.clock.Advance(25 * time.Hour)
+	h.srv.sweep(t.Context())
+	require.Zero(t, count("idempotency"), "expired idempotency records are deleted")
+	require.Zero(t, count("ratelimit"), "idle rate limit keys are deleted")
+}

@@ -13,8 +13,8 @@ import (
 const idempotencyLease = 3 * time.Minute
 
 func (s *Server) setupIdempotency() {
-	store := &idempotency.Store{Store: s.cfg.Store, Now: s.cfg.Now, Lease: idempotencyLease, Logger: s.log}
-	s.idempotency = idempotency.Middleware(store, s.idempotencyScope, s.writeError)
+	s.idempotencyStore = &idempotency.Store{Store: s.cfg.Store, Now: s.cfg.Now, Lease: idempotencyLease, Logger: s.log}
+	s.idempotency = idempotency.Middleware(s.idempotencyStore, s.idempotencyScope, s.writeError)
 }
 
 // idempotencyScope is (environment, token sub or client IP, method, path); public

@@ -16,6 +16,7 @@ import (
 	"github.com/veriland/veriland/chipauth/binding"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/httpserver/idempotency"
 	"github.com/veriland/veriland/httpserver/ratelimit"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
@@ -72,10 +73,14 @@ type Server struct {
 	routes  []route
 	metrics *metrics
 
-	auditLog     *audit.Log
-	coalescer    *audit.Coalescer
-	limiter      *ratelimit.Limiter
-	idempotency  func(http.Handler) http.Handler
+	auditLog    *audit.Log
+	coalescer   *audit.Coalescer
+	limiter     *ratelimit.Limiter
+	idempotency func(http.Handler) http.Handler
+	// idempotencyStore keeps the Idempotency-Key records that Run prunes.
+	idempotencyStore *idempotency.Store
+	// lastPrune is when Run last deleted expired records (Run's goroutine only).
+	lastPrune    time.Time
 	healthChecks map[string]func() string
 }
 

@@ -102,6 +102,10 @@ func (s *Server) sweep(ctx context.Context) {
 	if err := s.coalescer.Flush(ctx, s.cfg.Store); err != nil {
 		s.log.WarnContext(ctx, "flushing coalesced audit entries", "err", err)
 	}
+	if now := s.cfg.Now(); now.Sub(s.lastPrune) >= pruneEvery {
+		s.lastPrune = now
+		s.prune(ctx, now)
+	}
 	if s.cfg.Consent != nil {
 		n, err := s.cfg.Consent.ExpireDue(ctx, s.cfg.Now(), 500)
 		if err != nil {
@@ -109,6 +113,29 @@ func (s *Server) sweep(ctx context.Context) {
 		}
 		if n > 0 {
 			s.notifyWebhooks()
+		}
+	}
+}
+
+// pruneEvery is how often Run deletes records that already behave as absent.
+const pruneEvery = 10 * time.Minute
+
+// prune deletes expired idempotency records, idle rate-limit keys and expired
+// liveness sessions, so that storage does not grow with traffic.
+func (s *Server) prune(ctx context.Context, now time.Time) {
+	if _, err := s.idempotencyStore.Prune(ctx); err != nil {
+		s.log.WarnContext(ctx, "pruning idempotency records", "err", err)
+	}
+	if s.limiter != nil {
+		if _, err := s.limiter.Prune(ctx, now); err != nil {
+			s.log.WarnContext(ctx, "pruning rate limit keys", "err", err)
+		}
+	}
+	if s.cfg.Liveness != nil {
+		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
+			if _, err := s.cfg.Liveness.PruneSessions(ctx, env, now.Add(-time.Hour)); err != nil {
+				s.log.WarnContext(ctx, "pruning liveness sessions", "env", env, "err", err)
+			}
 		}
 	}
 }

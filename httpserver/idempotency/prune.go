@@ -16,53 +16,19 @@ const pruneChunk = 500
 // behave as absent) and returns how many it deleted. It may run concurrently with
 // requests.
 func (s *Store) Prune(ctx context.Context) (int, error) {
+	now := s.now().UnixNano()
 	total := 0
 	for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-		bucket := storage.Bucket(env, bucketName)
-		var start []byte
-		for {
-			var (
-				deleted, seen int
-				last          []byte
-			)
-			err := s.Store.Update(ctx, func(tx storage.Tx) error {
-				deleted, seen, last = 0, 0, nil
-				now := s.now().UnixNano()
-				var expired [][]byte
-				err := tx.Scan(bucket, storage.Range{Start: start}, func(k, v []byte) error {
-					seen++
-					last = k
-					var head struct {
-						Expires int64 `json:"exp"`
-					}
-					// A record that does not decode is garbage too.
-					if json.Unmarshal(v, &head) != nil || head.Expires <= now {
-						expired = append(expired, k)
-					}
-					if seen == pruneChunk {
-						return storage.ErrStop
-					}
-					return nil
-				})
-				if err != nil {
-					return err
-				}
-				for _, k := range expired {
-					if err := tx.Delete(bucket, k); err != nil {
-						return err
-					}
-				}
-				deleted = len(expired)
-				return nil
-			})
-			if err != nil {
-				return total, storeError(err)
+		n, err := storage.DeleteWhere(ctx, s.Store, storage.Bucket(env, bucketName), pruneChunk, func(_, v []byte) bool {
+			var head struct {
+				Expires int64 `json:"exp"`
 			}
-			total += deleted
-			if seen < pruneChunk {
-				break
-			}
-			start = append(last, 0)
+			// A record that does not decode is garbage too.
+			return json.Unmarshal(v, &head) != nil || head.Expires <= now
+		})
+		total += n
+		if err != nil {
+			return total, storeError(err)
 		}
 	}
 	return total, nil

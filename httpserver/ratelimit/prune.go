@@ -20,47 +20,13 @@ func (l *Limiter) Prune(ctx context.Context, before time.Time) (int, error) {
 	cutoff := before.UnixNano()
 	total := 0
 	for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-		bucket := storage.Bucket(env, bucketName)
-		var start []byte
-		for {
-			var (
-				deleted int
-				last    []byte
-				seen    int
-			)
-			err := l.Store.Update(ctx, func(tx storage.Tx) error {
-				deleted, last, seen = 0, nil, 0
-				var stale [][]byte
-				err := tx.Scan(bucket, storage.Range{Start: start}, func(k, v []byte) error {
-					seen++
-					last = k
-					if tat, err := decodeTAT(v); err != nil || tat <= cutoff {
-						stale = append(stale, k)
-					}
-					if seen == pruneChunk {
-						return storage.ErrStop
-					}
-					return nil
-				})
-				if err != nil {
-					return err
-				}
-				for _, k := range stale {
-					if err := tx.Delete(bucket, k); err != nil {
-						return err
-					}
-				}
-				deleted = len(stale)
-				return nil
-			})
-			if err != nil {
-				return total, unavailable(err)
-			}
-			total += deleted
-			if seen < pruneChunk {
-				break
-			}
-			start = append(last, 0)
+		n, err := storage.DeleteWhere(ctx, l.Store, storage.Bucket(env, bucketName), pruneChunk, func(_, v []byte) bool {
+			tat, err := decodeTAT(v)
+			return err != nil || tat <= cutoff
+		})
+		total += n
+		if err != nil {
+			return total, unavailable(err)
 		}
 	}
 	return total, nil
