@@ -69,7 +69,9 @@ func skipBlank(data []byte, i int) int {
 }
 
 // parseInt64 reads a JSON integer at data[i:] (no fraction, no exponent) that fits
-// in an int64, and returns it with the index after it.
+// in an int64, and returns it with the index after it. An int64 has at most 19
+// digits, and any 19-digit number fits in a uint64, so no per-digit overflow check
+// is needed.
 func parseInt64(data []byte, i int) (int64, int, bool) {
 	neg := false
 	if i < len(data) && data[i] == '-' {
@@ -79,14 +81,10 @@ func parseInt64(data []byte, i int) (int64, int, bool) {
 	start := i
 	var u uint64
 	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-		d := uint64(data[i] - '0')
-		if u > (math.MaxUint64-d)/10 {
-			return 0, i, false
-		}
-		u = u*10 + d
+		u = u*10 + uint64(data[i]-'0')
 		i++
 	}
-	if i == start || (i < len(data) && (data[i] == '.' || data[i] == 'e' || data[i] == 'E')) {
+	if n := i - start; n == 0 || n > 19 || (i < len(data) && (data[i] == '.' || data[i] == 'e' || data[i] == 'E')) {
 		return 0, i, false
 	}
 	switch {
