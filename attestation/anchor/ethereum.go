@@ -181,6 +181,11 @@ func (e *Ethereum) wait(ctx context.Context, hash common.Hash) (*types.Receipt, 
 		if err == nil {
 			return rcpt, nil
 		}
+		if ctx.Err() != nil {
+			// The call failed because the wait ran out (the transport reports it in
+			// its own words, e.g. "i/o timeout"): say so.
+			return nil, fmt.Errorf("anchor: no receipt for %s: %w", hash.Hex(), ctx.Err())
+		}
 		if !errors.Is(err, ethereum.NotFound) && !isIndexing(err) {
 			return nil, fmt.Errorf("anchor: receipt of %s: %w", hash.Hex(), err)
 		}
