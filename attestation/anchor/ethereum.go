@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -181,10 +182,11 @@ func (e *Ethereum) wait(ctx context.Context, hash common.Hash) (*types.Receipt, 
 		if err == nil {
 			return rcpt, nil
 		}
-		if ctx.Err() != nil {
-			// The call failed because the wait ran out (the transport reports it in
-			// its own words, e.g. "i/o timeout"): say so.
-			return nil, fmt.Errorf("anchor: no receipt for %s: %w", hash.Hex(), ctx.Err())
+		if ctx.Err() != nil || isTimeout(err) {
+			// The call failed because the wait ran out; the transport may notice it
+			// a moment before the context does and say so in its own words ("write
+			// pipe: i/o timeout").
+			return nil, fmt.Errorf("anchor: no receipt for %s: %w", hash.Hex(), context.DeadlineExceeded)
 		}
 		if !errors.Is(err, ethereum.NotFound) && !isIndexing(err) {
 			return nil, fmt.Errorf("anchor: receipt of %s: %w", hash.Hex(), err)
@@ -195,6 +197,13 @@ func (e *Ethereum) wait(ctx context.Context, hash common.Hash) (*types.Receipt, 
 		case <-t.C:
 		}
 	}
+}
+
+// isTimeout reports whether err is a transport timeout, which the RPC client raises
+// when the context's deadline reaches the connection.
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &t) && t.Timeout())
 }
 
 // isIndexing reports whether err is the node saying that it is still indexing
