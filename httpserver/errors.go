@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/storage"
 )
 
 // errorObject is one member of a JSON:API error document (SPEC S2.2).
@@ -84,6 +85,10 @@ func (s *Server) errorList(r *http.Request, err error) veriland.Errors {
 	if errors.As(err, &tooLarge) {
 		return veriland.Errors{veriland.Errorf(veriland.CodePayloadTooLarge,
 			"the request body exceeds the limit of %d bytes", tooLarge.Limit)}
+	}
+	if errors.Is(err, storage.ErrClosed) || errors.Is(err, storage.ErrUnavailable) {
+		s.log.ErrorContext(r.Context(), "storage unavailable", "err", err, "request_id", veriland.RequestIDFrom(r.Context()))
+		return veriland.Errors{{Code: veriland.CodeUnavailable, Message: "storage is unavailable; retry later"}}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		s.log.WarnContext(r.Context(), "request timed out", "err", err, "request_id", veriland.RequestIDFrom(r.Context()))

@@ -387,3 +387,18 @@ func TestSweepPrunesExpiredRecords(t *testing.T) {
 	require.Zero(t, count("idempotency"), "expired idempotency records are deleted")
 	require.Zero(t, count("ratelimit"), "idle rate limit keys are deleted")
 }
+
+func TestHealthReportsStorageDown(t *testing.T) {
+	h := newHarness(t)
+	require.NoError(t, h.store.Close())
+	r := h.do(request{method: "GET", path: "/v1/health"})
+	require.Equal(t, http.StatusServiceUnavailable, r.status)
+	m := r.json(t)
+	require.Equal(t, "down", m["status"])
+	require.Equal(t, "down", m["checks"].(map[string]any)["storage"])
+
+	// Every other route degrades to 503 unavailable, never 500.
+	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	r = h.do(request{method: "GET", path: "/v1/api-keys", token: tok})
+	require.Equal(t, http.StatusServiceUnavailable, r.status, string(r.body))
+}

@@ -53,4 +53,7 @@ var (
 	ErrReadOnly = errors.New("storage: write in a read-only transaction")
 	ErrStop     = errors.New("storage: stop scan")
 	ErrClosed   = errors.New("storage: store is closed")
+	// ErrUnavailable wraps failures of the medium itself (a commit that could not be
+	// written or synced): the request may be retried, and servers answer 503.
+	ErrUnavailable = errors.New("storage: unavailable")
 )

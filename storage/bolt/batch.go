@@ -139,6 +139,8 @@ func (s *Store) commit(batch []*call) {
 		case failed < 0: // the commit itself failed: nothing is durable
 			if errors.Is(err, bbolt.ErrDatabaseNotOpen) {
 				err = storage.ErrClosed
+			} else {
+				err = fmt.Errorf("%w: %w", storage.ErrUnavailable, err)
 			}
 			for _, c := range batch {
 				c.done <- err
