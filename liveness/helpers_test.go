@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"math/big"
 	"math/rand/v2"
@@ -141,7 +142,7 @@ func newHarness(t testing.TB) *harness {
 	clock := newClock()
 	issuerKey, _ := crypto.ToECDSA(crypto.Keccak256([]byte("issuer")))
 	atts := &attStore{store: store, issuer: &attestation.Issuer{
-		Key: issuerKey, ChainID: chainID, Rand: rand.NewChaCha8([32]byte{1}), Now: clock.Now,
+		Key: issuerKey, ChainID: chainID, Rand: &lockedReader{r: rand.NewChaCha8([32]byte{1})}, Now: clock.Now,
 	}}
 	h := &harness{store: store, clock: clock, atts: atts}
 	if tt, ok := t.(*testing.T); ok {
@@ -162,7 +163,7 @@ func newHarness(t testing.TB) *harness {
 			return nil
 		},
 		Now:    clock.Now,
-		Rand:   rand.NewChaCha8([32]byte{2}),
+		Rand:   &lockedReader{r: rand.NewChaCha8([32]byte{2})},
 		Logger: slog.New(slog.DiscardHandler),
 	}
 	h.gate = &liveness.Gate{Attestations: atts, Now: clock.Now}
@@ -316,4 +317,16 @@ func pointerOf(err error) string {
 		return list[0].Pointer
 	}
 	return ""
+}
+
+// lockedReader makes a deterministic reader safe for the concurrent tests.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
 }
