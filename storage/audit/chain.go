@@ -1,12 +1,14 @@
 package audit
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gowebpki/jcs"
 
@@ -80,17 +82,35 @@ func chainHash(prevHash string, body []byte) (string, error) {
 
 // seal computes e.Hash from the other members and returns the canonical JSON of the
 // whole entry, which is what is stored.
+//
+// It canonicalises once: the entry is encoded with a placeholder hash, the hash input
+// ("the entry without hash") is that encoding minus the top-level "hash" member, and
+// the real hash then takes the placeholder's place (same length). The top-level member
+// is the last occurrence of the placeholder member: only "detail", which sorts before
+// "hash", can hold objects, and every member after it is a string or a number.
 func seal(e *Entry) ([]byte, error) {
-	e.Hash = ""
-	body, err := canonical(e.wire())
+	e.Hash = hashPlaceholder
+	full, err := canonical(e.wire())
 	if err != nil {
 		return nil, err
 	}
+	member := []byte(`"hash":"` + hashPlaceholder + `",`) // "id" always follows "hash"
+	i := bytes.LastIndex(full, member)
+	if i < 0 {
+		return nil, fmt.Errorf("audit: canonical entry has no top-level hash member")
+	}
+	body := make([]byte, 0, len(full)-len(member))
+	body = append(append(body, full[:i]...), full[i+len(member):]...)
 	if e.Hash, err = chainHash(e.PrevHash, body); err != nil {
 		return nil, err
 	}
-	return canonical(e.wire())
+	copy(full[i+len(`"hash":"`):], e.Hash)
+	return full, nil
 }
+
+// hashPlaceholder stands in for the hash while an entry is encoded; it has a hash's
+// length so that the real one can be written over it.
+var hashPlaceholder = strings.Repeat("0", 2*sha256.Size)
 
 // canonical returns the RFC 8785 form of v's JSON encoding.
 func canonical(v any) ([]byte, error) {
