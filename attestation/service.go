@@ -70,31 +70,47 @@ func (s *Service) Issue(ctx context.Context, tx storage.Tx, env veriland.Environ
 	if err := checkEnv(env); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	att, err := s.Issuer.Sign(d)
+	att, err := s.Sign(d)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.Put(ctx, tx, env, att); err != nil {
+		return nil, err
+	}
+	return att, nil
+}
+
+// Sign signs d without storing anything: the costly half of Issue, for callers that
+// keep it out of their write transaction (a signature does not depend on stored
+// state) and then store the result with Put inside it.
+func (s *Service) Sign(d Draft) (*Attestation, error) {
+	return s.Issuer.Sign(d)
+}
+
+// Put stores att, as Sign returned it, in tx: the record, its subject index entry
+// and, when env anchors, a pending anchoring job. It is the cheap half of Issue.
+func (s *Service) Put(ctx context.Context, tx storage.Tx, env veriland.Environment, att *Attestation) error {
+	if err := checkEnv(env); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	att.Anchor = AnchorState{Status: AnchorDisabled}
 	if !anchor.IsDisabled(s.anchorFor(env)) {
 		att.Anchor.Status = AnchorPending
 		m, err := att.Message()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := enqueueAnchor(tx, env, anchorJob{ID: att.ID, Purpose: purposeIssue, Digest: m.Digest(att.Issuer.ChainID)}, s.now()); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := saveRecord(tx, env, &record{Attestation: att}); err != nil {
-		return nil, err
+		return err
 	}
-	if err := tx.Put(storage.Bucket(env, bucketBySubject), subjectKey(att), []byte{}); err != nil {
-		return nil, err
-	}
-	return att, nil
+	return tx.Put(storage.Bucket(env, bucketBySubject), subjectKey(att), []byte{})
 }
 
 // Get returns attestation id of env, or not_found. Callers decide who may read it

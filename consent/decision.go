@@ -259,6 +259,15 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 		return nil, err
 	}
 
+	// Signing the attestation is the costliest step of an approval, and depends on
+	// nothing stored: an issuer that can sign ahead does so before the write lock.
+	var presigned *attestation.Attestation
+	if pre, ok := s.Attestations.(PreSigner); ok && d.Decision == StatusApproved {
+		if presigned, err = pre.Sign(s.draft(r, d, v)); err != nil {
+			return nil, err
+		}
+	}
+
 	now := s.now()
 	var out *DecisionResult
 	var refused error // returned after the transaction commits (an expiry is kept)
@@ -268,7 +277,7 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 		if refused = rf; err != nil || refused != nil {
 			return err
 		}
-		out, err = s.apply(ctx, tx, cur, d, v, now)
+		out, err = s.apply(ctx, tx, cur, d, v, now, presigned)
 		return err
 	})
 	if err != nil {
@@ -279,6 +288,33 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 	}
 	s.logger().InfoContext(ctx, "verification request decided", "env", env, "requestId", id, "decision", d.Decision)
 	return out, nil
+}
+
+// draft is the CONSENT attestation an approval issues.
+func (s *Service) draft(r *Request, d Decision, v *VerifiedDecision) attestation.Draft {
+	claims := Claims{
+		RequestID:          r.ID,
+		Decision:           string(d.Decision),
+		Mode:               r.Mode,
+		DisclosedScope:     v.Disclosed,
+		DisclosedScopeHash: v.Message.DisclosedScopeHash,
+		Nonce:              r.Nonce,
+		Deadline:           v.Message.Deadline,
+		ChainID:            s.ChainID,
+		RequireLiveness:    r.RequireLiveness,
+	}
+	if r.RequireLiveness {
+		claims.MinLevel = r.MinLevel
+	}
+	return attestation.Draft{
+		Kind:         attestation.KindConsent,
+		Subject:      r.SubjectRef,
+		Verifier:     r.Verifier,
+		Scope:        v.Disclosed,
+		Claims:       claims,
+		EvidenceHash: v.Digest,
+		ValidFor:     s.consentValidity(),
+	}
 }
 
 // checkWallet checks that holder is the wallet bound to a did:veriland subject
@@ -305,7 +341,7 @@ func (s *Service) checkWallet(ctx context.Context, env veriland.Environment, sub
 
 // apply records decision d on the PENDING request r inside tx: liveness gate,
 // attestation, transition, event.
-func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decision, v *VerifiedDecision, now time.Time) (*DecisionResult, error) {
+func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decision, v *VerifiedDecision, now time.Time, presigned *attestation.Attestation) (*DecisionResult, error) {
 	res := &DecisionResult{RequestID: r.ID, Status: d.Decision, Decision: d.Decision}
 	ev := Event{Env: r.Env, Request: r, Actor: r.SubjectRef, At: now}
 	r.Status = d.Decision
@@ -320,31 +356,16 @@ func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decisi
 				return nil, err
 			}
 		}
-		claims := Claims{
-			RequestID:          r.ID,
-			Decision:           string(d.Decision),
-			Mode:               r.Mode,
-			DisclosedScope:     v.Disclosed,
-			DisclosedScopeHash: v.Message.DisclosedScopeHash,
-			Nonce:              r.Nonce,
-			Deadline:           v.Message.Deadline,
-			ChainID:            s.ChainID,
-			RequireLiveness:    r.RequireLiveness,
-		}
-		if r.RequireLiveness {
-			claims.MinLevel = r.MinLevel
-		}
-		att, err := s.Attestations.Issue(ctx, tx, r.Env, attestation.Draft{
-			Kind:         attestation.KindConsent,
-			Subject:      r.SubjectRef,
-			Verifier:     r.Verifier,
-			Scope:        v.Disclosed,
-			Claims:       claims,
-			EvidenceHash: v.Digest,
-			ValidFor:     s.consentValidity(),
-		})
-		if err != nil {
-			return nil, err
+		att := presigned
+		if att != nil {
+			if err := s.Attestations.(PreSigner).Put(ctx, tx, r.Env, att); err != nil {
+				return nil, err
+			}
+		} else {
+			var err error
+			if att, err = s.Attestations.Issue(ctx, tx, r.Env, s.draft(r, d, v)); err != nil {
+				return nil, err
+			}
 		}
 		r.AttestationID = att.ID
 		r.DisclosedScope = slices.Clone(v.Disclosed)

@@ -464,3 +464,6 @@ func TestConcurrentDecisions(t *testing.T) {
 		require.Zero(t, f.attestationCount(veriland.Sandbox))
 	}
 }
+
+// attestation.Service signs approvals ahead of the write transaction.
+var _ consent.PreSigner = (*attestation.Service)(nil)

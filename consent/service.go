@@ -28,6 +28,14 @@ type AttestationIssuer interface {
 
 // Wallets resolves the wallet bound to an identity DID. The reference server adapts
 // identity.Service (see IdentityWallets).
+// PreSigner is an AttestationIssuer that can also sign a draft before the write
+// transaction and store the result inside it (attestation.Service does): Decide then
+// keeps the signature, the costliest step of an approval, out of the write lock.
+type PreSigner interface {
+	Sign(d attestation.Draft) (*attestation.Attestation, error)
+	Put(ctx context.Context, tx storage.Tx, env veriland.Environment, att *attestation.Attestation) error
+}
+
 type Wallets interface {
 	// WalletOf returns the 0x address bound to subject (any case), or "" when none is.
 	// An unknown subject is a not_found *veriland.Error. Other *veriland.Error values

@@ -15,7 +15,7 @@ import (
 
 // BenchmarkConsentApprove measures consent approvals end to end: POST /consent/{id}
 // through the real server on httptest and bbolt with fsync, with as many concurrent
-// clients as GOMAXPROCS×8. Each op is one approval (signature recovery, the state
+// clients as GOMAXPROCS×32. Each op is one approval (signature recovery, the state
 // transition, the signed CONSENT attestation, its audit entry and webhook outbox
 // record in one transaction). Requests are created and signed before the timer.
 func BenchmarkConsentApprove(b *testing.B) {
@@ -45,7 +45,7 @@ func BenchmarkConsentApprove(b *testing.B) {
 	client := h.ts.Client()
 	client.Transport.(*http.Transport).MaxIdleConnsPerHost = 256
 	var next atomic.Int64
-	b.SetParallelism(8)
+	b.SetParallelism(32)
 	b.ReportAllocs()
 	before := h.store.Stats()
 	b.ResetTimer()

@@ -88,11 +88,17 @@ func checkValue(pointer string, v any) error {
 	return nil
 }
 
+// Replacers are safe for concurrent use and never change once built.
+var (
+	keySeparators  = strings.NewReplacer("_", "", "-", "", ".", "")
+	pointerEscapes = strings.NewReplacer("~", "~0", "/", "~1")
+)
+
 func normalizeKey(k string) string {
-	return strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(k))
+	return keySeparators.Replace(strings.ToLower(k))
 }
 
 // escapePointer escapes a member name for a JSON pointer (RFC 6901).
 func escapePointer(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+	return pointerEscapes.Replace(k)
 }
