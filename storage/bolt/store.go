@@ -23,6 +23,11 @@ type Options struct {
 	// NoSync skips fsync on commit. Only for throwaway data: a crash may lose or
 	// corrupt committed transactions.
 	NoSync bool
+	// InitialMmapSize is the address space mapped at open (default 1 GiB; it is
+	// not memory). While the file fits in it, a growing file never has to be
+	// remapped, and a remap waits for every open read transaction: under many
+	// concurrent readers that stalls every commit.
+	InitialMmapSize int
 }
 
 // Store is a storage.Store on one bbolt file.
@@ -55,10 +60,17 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 256
 	}
+	if opts.InitialMmapSize <= 0 {
+		opts.InitialMmapSize = 1 << 30
+	}
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{
 		Timeout:      opts.LockTimeout,
 		NoSync:       opts.NoSync,
 		FreelistType: bbolt.FreelistMapType,
+		// The freelist is rebuilt from the pages at open instead of being written by
+		// every commit: fewer pages per commit, a slower open of very large files.
+		NoFreelistSync:  true,
+		InitialMmapSize: opts.InitialMmapSize,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bolt: open %s: %w", path, err)
