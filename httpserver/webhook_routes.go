@@ -188,7 +188,7 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var env inboundEnvelope
-	if err := decodeStrictLoose(body, &env); err != nil {
+	if err := decodeEnvelope(body, &env); err != nil {
 		return err
 	}
 	if !prov.Accepts(env.Type) {
@@ -212,7 +212,7 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if process = stored.ProcessedAt.IsZero(); process {
-			if err := decodeStrictLoose(stored.Body, &env); err != nil {
+			if err := decodeEnvelope(stored.Body, &env); err != nil {
 				return err
 			}
 		}
@@ -280,9 +280,9 @@ func (s *Server) dispatchInbound(r *http.Request, env veriland.Environment, ev i
 	return nil
 }
 
-// decodeStrictLoose decodes a provider's envelope: valid JSON required, unknown
+// decodeEnvelope decodes a provider's envelope: valid JSON required, unknown
 // members tolerated (providers add fields; their signature vouches for the body).
-func decodeStrictLoose(body []byte, dst any) error {
+func decodeEnvelope(body []byte, dst any) error {
 	if err := json.Unmarshal(body, dst); err != nil {
 		return invalidJSON(err)
 	}
