@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 )
@@ -20,6 +21,9 @@ func (s *Server) audit(ctx context.Context, tx storage.Tx, e audit.Entry) error 
 func (s *Server) listAudit(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	f := audit.Filter{Severity: audit.Severity(q.Get("severity")), Action: q.Get("action"), Cursor: q.Get("cursor")}
+	if p := principal(r); p.Env == veriland.Sandbox {
+		f.Account = p.Account // each account's sandbox sees its own entries (SPEC S2.3)
+	}
 	if v := q.Get("since"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/audit"
 )
 
 // requestCreatedJSON is the answer to POST /verify/request: the source document's
@@ -133,6 +134,9 @@ func (s *Server) decideConsent(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) consentEvent(ctx context.Context, tx storage.Tx, ev consent.Event) error {
 	req := ev.Request
 	detail := map[string]any{"status": string(req.Status), "verifier": req.Verifier}
+	if req.Account != "" && ev.Env == veriland.Sandbox {
+		detail[audit.DetailAccount] = req.Account // expiry has no principal to take it from
+	}
 	if ev.Attestation != nil {
 		detail["attestationId"] = ev.Attestation.ID
 	}

@@ -402,3 +402,28 @@ func TestHealthReportsStorageDown(t *testing.T) {
 	r = h.do(request{method: "GET", path: "/v1/api-keys", token: tok})
 	require.Equal(t, http.StatusServiceUnavailable, r.status, string(r.body))
 }
+
+func TestSandboxAuditIsolatedPerAccount(t *testing.T) {
+	h := newHarness(t)
+	adminA := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-a")
+	adminB := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-b", func(p *veriland.Principal) { p.Account = "acct_other" })
+	createKey(t, h, adminA, "verifier", "verifier-a")
+	createKey(t, h, adminB, "verifier", "verifier-b1")
+	createKey(t, h, adminB, "verifier", "verifier-b2")
+
+	countActions := func(tok string) int {
+		list := h.do(request{method: "GET", path: "/v1/audit?action=api_key.create", token: tok}).json(t)
+		for _, item := range list["data"].([]any) {
+			detail := item.(map[string]any)["attributes"].(map[string]any)["detail"].(map[string]any)
+			require.NotNil(t, detail["account"])
+		}
+		return len(list["data"].([]any))
+	}
+	require.Equal(t, 1, countActions(adminA))
+	require.Equal(t, 2, countActions(adminB))
+
+	// The chain itself is one per environment and still verifies.
+	rep := h.do(request{method: "GET", path: "/v1/audit/verify", token: adminA}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)
+	require.Equal(t, true, rep["valid"])
+	require.EqualValues(t, 3, rep["entries"])
+}

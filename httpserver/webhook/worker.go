@@ -247,6 +247,9 @@ func (o *Outbox) fail(ctx context.Context, tx storage.Tx, r *deliveryRecord) err
 		return nil
 	}
 	detail := map[string]any{"eventType": r.EventType, "verifier": r.Verifier, "attempts": r.windowAttempts()}
+	if r.Account != "" && r.Env == veriland.Sandbox {
+		detail[audit.DetailAccount] = r.Account
+	}
 	if n := len(r.Attempts); n > 0 {
 		detail["lastStatusCode"] = r.Attempts[n-1].StatusCode
 	}

@@ -76,6 +76,12 @@ type Entry struct {
 	Hash     string // hex SHA-256 over PrevHash and this entry; set by Append
 }
 
+// DetailAccount is the Detail member that names the account a SANDBOX entry belongs
+// to, so that each account's sandbox sees only its own entries (SPEC S2.3). Append
+// fills it from the principal's account when the caller has not; List's
+// Filter.Account selects on it.
+const DetailAccount = "account"
+
 // wireEntry is the JSON form of an Entry. Hash is omitted when empty, which is how the
 // hash input ("the entry without hash") is produced.
 type wireEntry struct {

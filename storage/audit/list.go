@@ -31,6 +31,10 @@ type Filter struct {
 	Since    time.Time // entries whose time is at or after Since
 	Cursor   string    // from a previous List call; "" for the first page
 	Limit    int       // 1..MaxLimit; 0 means DefaultLimit
+	// Account, when set, leaves out the entries of other accounts: entries whose
+	// Detail[DetailAccount] names another account. Entries of no account (records
+	// that belong to the whole environment) are kept.
+	Account string
 }
 
 // List returns env's entries that match f, oldest first (ascending seq), and the
@@ -114,6 +118,11 @@ func list(ctx context.Context, store storage.Store, env veriland.Environment, f 
 }
 
 func (f Filter) matches(e Entry) bool {
+	if f.Account != "" {
+		if acct, ok := e.Detail[DetailAccount].(string); ok && acct != f.Account {
+			return false
+		}
+	}
 	return (f.Severity == "" || e.Severity == f.Severity) &&
 		(f.Action == "" || e.Action == f.Action) &&
 		(f.Since.IsZero() || !e.Time.Before(f.Since))

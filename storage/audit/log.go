@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"time"
 
 	"github.com/veriland/veriland"
@@ -47,7 +48,8 @@ func (l *Log) rand() io.Reader {
 // The caller sets Env, Action and Outcome (and Severity, ResourceType, ResourceID,
 // Detail as they apply); Severity defaults to INFO. Append sets Seq, ID, Time,
 // PrevHash and Hash, and fills an empty Actor and Role from veriland.PrincipalFrom(ctx)
-// and an empty RequestID from veriland.RequestIDFrom(ctx).
+// and an empty RequestID from veriland.RequestIDFrom(ctx); a SANDBOX entry of a
+// principal with an account gets Detail[DetailAccount] (see DetailAccount).
 //
 // Append reads the chain head from tx and keeps nothing outside it, so it is correct
 // when the store runs the transaction function more than once; assign the returned
@@ -70,6 +72,14 @@ func (l *Log) Append(ctx context.Context, tx storage.Tx, e Entry) (Entry, error)
 	}
 	if e.RequestID == "" {
 		e.RequestID = veriland.RequestIDFrom(ctx)
+	}
+	if p, ok := veriland.PrincipalFrom(ctx); ok && p.Account != "" && e.Env == veriland.Sandbox {
+		if _, set := e.Detail[DetailAccount]; !set {
+			detail := make(map[string]any, len(e.Detail)+1)
+			maps.Copy(detail, e.Detail)
+			detail[DetailAccount] = p.Account
+			e.Detail = detail
+		}
 	}
 	if err := e.validate(); err != nil {
 		return Entry{}, err
