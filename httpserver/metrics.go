@@ -3,6 +3,7 @@ package httpserver
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -46,6 +47,32 @@ func (m *metrics) observe(route, method string, status int, d time.Duration) {
 	if d > 0 {
 		m.latency.WithLabelValues(route, method).Observe(d.Seconds())
 	}
+}
+
+// routeMetrics are one route's collectors, looked up once at registration rather than
+// by label values on every request.
+type routeMetrics struct {
+	latency  prometheus.Observer
+	requests func(status int) prometheus.Counter
+}
+
+func (m *metrics) forRoute(route, method string) *routeMetrics {
+	var byStatus sync.Map // int → prometheus.Counter
+	return &routeMetrics{
+		latency: m.latency.WithLabelValues(route, method),
+		requests: func(status int) prometheus.Counter {
+			if c, ok := byStatus.Load(status); ok {
+				return c.(prometheus.Counter)
+			}
+			c, _ := byStatus.LoadOrStore(status, m.requests.WithLabelValues(route, method, strconv.Itoa(status)))
+			return c.(prometheus.Counter)
+		},
+	}
+}
+
+func (rm *routeMetrics) observe(status int, d time.Duration) {
+	rm.requests(status).Inc()
+	rm.latency.Observe(d.Seconds())
 }
 
 // verification counts one verification outcome.

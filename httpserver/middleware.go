@@ -95,12 +95,14 @@ func (r *statusRecorder) Flush() {
 
 // withObservation records metrics for the route pattern and logs the request.
 func (s *Server) withObservation(pattern string, next http.Handler) http.Handler {
+	method, _, _ := strings.Cut(pattern, " ")
+	rm := s.metrics.forRoute(pattern, method)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
 		elapsed := time.Since(start)
-		s.metrics.observe(pattern, r.Method, rec.status, elapsed)
+		rm.observe(rec.status, elapsed)
 		if rec.status >= 500 {
 			s.log.WarnContext(r.Context(), "request", "route", pattern, "status", rec.status,
 				"duration_ms", elapsed.Milliseconds(), "request_id", veriland.RequestIDFrom(r.Context()))
