@@ -8,6 +8,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/httpserver/consentpage"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 )
@@ -79,7 +80,15 @@ func (s *Server) cancelVerificationRequest(w http.ResponseWriter, r *http.Reques
 
 // consentContext answers GET /consent/{requestId} (public): what is asked, and the
 // ready eth_signTypedData_v4 object the holder's wallet signs.
+//
+// A client that prefers text/html to application/json gets the hosted consent page
+// instead (S5.1): the same page for every id, which reads this URL as JSON itself.
 func (s *Server) consentContext(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Add("Vary", "Accept")
+	if consentpage.PrefersHTML(r.Header.Get("Accept")) {
+		consentpage.Write(w)
+		return nil
+	}
 	id := r.PathValue("requestId")
 	view, _, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.View, error) {
 		return s.cfg.Consent.Context(r.Context(), env, id)
