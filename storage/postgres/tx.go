@@ -1,0 +1,224 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/veriland/veriland/storage"
+)
+
+// Scan reads its range in pages of keyset queries (key > the last key seen), so
+// that a scan holds no open cursor while its function runs: the function may use the
+// transaction meanwhile, and an early ErrStop wastes at most one page. The first
+// page is small, for scans that stop early; later ones grow up to maxPage rows.
+const (
+	firstPage = 64
+	maxPage   = 1024
+)
+
+// queries are the SQL statements of one table.
+type queries struct {
+	table  string // quoted, possibly schema-qualified
+	get    string
+	put    string
+	delete string
+}
+
+func newQueries(table string) queries {
+	return queries{
+		table:  table,
+		get:    "SELECT value FROM " + table + " WHERE bucket = $1 AND key = $2",
+		put:    "INSERT INTO " + table + " (bucket, key, value) VALUES ($1, $2, $3) ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value",
+		delete: "DELETE FROM " + table + " WHERE bucket = $1 AND key = $2",
+	}
+}
+
+// scanQuery returns the SQL and arguments of one page of a scan of bucket over keys
+// in [lower, upper) (a nil bound is open), in key order or in reverse. after, when
+// not nil, is the last key of the previous page: the page starts strictly after it,
+// in the scan's direction. BYTEA compares bytewise, shorter first on a common
+// prefix, which is bbolt's order.
+func scanQuery(table, bucket string, lower, upper, after []byte, reverse bool, limit int) (string, []any) {
+	var sb strings.Builder
+	args := []any{bucket}
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	sb.WriteString("SELECT key, value FROM ")
+	sb.WriteString(table)
+	sb.WriteString(" WHERE bucket = $1")
+	switch {
+	case after != nil && !reverse:
+		sb.WriteString(" AND key > " + arg(after))
+	case lower != nil:
+		sb.WriteString(" AND key >= " + arg(lower))
+	}
+	switch {
+	case after != nil && reverse:
+		sb.WriteString(" AND key < " + arg(after))
+	case upper != nil:
+		sb.WriteString(" AND key < " + arg(upper))
+	}
+	if reverse {
+		sb.WriteString(" ORDER BY key DESC")
+	} else {
+		sb.WriteString(" ORDER BY key")
+	}
+	sb.WriteString(" LIMIT " + arg(limit))
+	return sb.String(), args
+}
+
+// errTxDone is returned by a Tx used after its function returned.
+var errTxDone = errors.New("postgres: transaction used after its function returned")
+
+// tx adapts a pgx transaction to storage.Tx. pgx copies arguments when it encodes
+// them and scans BYTEA into fresh slices, so no slice is retained or shared.
+type tx struct {
+	ctx      context.Context
+	pg       pgx.Tx
+	q        *queries
+	writable bool
+	done     bool
+
+	err   error // the first statement error: PostgreSQL aborts the transaction on it
+	retry error // the first serialization failure or deadlock
+}
+
+// check returns the error that prevents any statement.
+func (t *tx) check() error {
+	if t.done {
+		return errTxDone
+	}
+	return t.ctx.Err()
+}
+
+// fail records and maps the error of a statement.
+func (t *tx) fail(err error) error {
+	if cerr := t.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if t.err == nil {
+		t.err = err
+	}
+	switch {
+	case Retryable(err) && t.writable:
+		if t.retry == nil {
+			t.retry = err // Update runs the function again
+		}
+		return fmt.Errorf("postgres: %w", err)
+	case Retryable(err):
+		// A View runs once; its caller may try again (CockroachDB can fail
+		// reads with "restart transaction").
+		return fmt.Errorf("%w: postgres: %w", storage.ErrUnavailable, err)
+	case unavailable(err):
+		return fmt.Errorf("%w: postgres: %w", storage.ErrUnavailable, err)
+	}
+	return fmt.Errorf("postgres: %w", err)
+}
+
+func (t *tx) Get(bucket string, key []byte) ([]byte, error) {
+	if err := t.check(); err != nil {
+		return nil, err
+	}
+	var v []byte
+	err := t.pg.QueryRow(t.ctx, t.q.get, bucket, key).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, storage.ErrNotFound
+	}
+	if err != nil {
+		return nil, t.fail(err)
+	}
+	if v == nil {
+		v = []byte{}
+	}
+	return v, nil
+}
+
+func (t *tx) Put(bucket string, key, value []byte) error {
+	if err := t.check(); err != nil {
+		return err
+	}
+	if !t.writable {
+		return storage.ErrReadOnly
+	}
+	if len(key) == 0 {
+		return errors.New("postgres: empty key")
+	}
+	if value == nil {
+		value = []byte{} // NULL would violate NOT NULL
+	}
+	if _, err := t.pg.Exec(t.ctx, t.q.put, bucket, key, value); err != nil {
+		return t.fail(err)
+	}
+	return nil
+}
+
+func (t *tx) Delete(bucket string, key []byte) error {
+	if err := t.check(); err != nil {
+		return err
+	}
+	if !t.writable {
+		return storage.ErrReadOnly
+	}
+	if _, err := t.pg.Exec(t.ctx, t.q.delete, bucket, key); err != nil {
+		return t.fail(err)
+	}
+	return nil
+}
+
+func (t *tx) Scan(bucket string, r storage.Range, fn func(key, value []byte) error) error {
+	if err := t.check(); err != nil {
+		return err
+	}
+	lower, upper := r.Lower(), r.Upper()
+	if lower != nil && upper != nil && bytes.Compare(lower, upper) >= 0 {
+		return nil // an empty range
+	}
+	type pair struct{ k, v []byte }
+	var page []pair
+	var after []byte
+	for limit := firstPage; ; limit = min(limit*4, maxPage) {
+		sql, args := scanQuery(t.q.table, bucket, lower, upper, after, r.Reverse, limit)
+		rows, err := t.pg.Query(t.ctx, sql, args...)
+		if err != nil {
+			return t.fail(err)
+		}
+		page = page[:0]
+		var k, v []byte
+		_, err = pgx.ForEachRow(rows, []any{&k, &v}, func() error {
+			if v == nil {
+				v = []byte{}
+			}
+			page = append(page, pair{k, v})
+			return nil
+		})
+		if err != nil {
+			return t.fail(err)
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		after = bytes.Clone(page[len(page)-1].k) // fn may change the key it is given
+		for _, p := range page {
+			if err := fn(p.k, p.v); err != nil {
+				if errors.Is(err, storage.ErrStop) {
+					return nil
+				}
+				return err
+			}
+			if err := t.check(); err != nil {
+				return err
+			}
+		}
+		if len(page) < limit {
+			return nil
+		}
+	}
+}
