@@ -13,8 +13,8 @@ import (
 	"github.com/veriland/veriland/storage/audit"
 )
 
-// apiKey is a stored API key. The token itself is shown once and never stored; the
-// record keeps its jti so that revocation can refuse it.
+// apiKey is the public view of an API key. The token itself is shown once and never
+// stored; apiKeyRecord keeps its jti so that revocation can refuse it.
 type apiKey struct {
 	ID        string               `json:"id"`
 	Role      veriland.Role        `json:"role"`
@@ -22,7 +22,6 @@ type apiKey struct {
 	Name      string               `json:"name"`
 	Env       veriland.Environment `json:"environment"`
 	Account   string               `json:"account,omitempty"`
-	TokenID   string               `json:"-"`
 	CreatedAt time.Time            `json:"createdAt"`
 	ExpiresAt time.Time            `json:"expiresAt"`
 	RevokedAt *time.Time           `json:"revokedAt,omitempty"`
