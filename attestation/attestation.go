@@ -6,7 +6,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 )
 
 // Kind says what an attestation attests (SPEC S7).
@@ -50,21 +49,21 @@ const (
 // TypedData are not signed. TypedData is the same message as a ready
 // eth_signTypedData_v4 object, for clients; Verify checks it but never trusts it.
 type Attestation struct {
-	ID           string             `json:"id"`
-	Kind         Kind               `json:"kind"`
-	Subject      string             `json:"subject"`
-	Verifier     string             `json:"verifier"`
-	Scope        []string           `json:"scope"`
-	Claims       json.RawMessage    `json:"claims"`
-	EvidenceHash common.Hash        `json:"evidenceHash"`
-	IssuedAt     time.Time          `json:"issuedAt"`
-	ExpiresAt    *time.Time         `json:"expiresAt"` // null: no expiry
-	Status       Status             `json:"status"`
-	RevokedAt    *time.Time         `json:"revokedAt,omitempty"`
-	Issuer       IssuerRef          `json:"issuer"`
-	TypedData    apitypes.TypedData `json:"typedData"`
-	Signature    hexutil.Bytes      `json:"signature"`
-	Anchor       AnchorState        `json:"anchor"`
+	ID           string          `json:"id"`
+	Kind         Kind            `json:"kind"`
+	Subject      string          `json:"subject"`
+	Verifier     string          `json:"verifier"`
+	Scope        []string        `json:"scope"`
+	Claims       json.RawMessage `json:"claims"`
+	EvidenceHash common.Hash     `json:"evidenceHash"`
+	IssuedAt     time.Time       `json:"issuedAt"`
+	ExpiresAt    *time.Time      `json:"expiresAt"` // null: no expiry
+	Status       Status          `json:"status"`
+	RevokedAt    *time.Time      `json:"revokedAt,omitempty"`
+	Issuer       IssuerRef       `json:"issuer"`
+	TypedData    TypedData       `json:"typedData"`
+	Signature    hexutil.Bytes   `json:"signature"`
+	Anchor       AnchorState     `json:"anchor"`
 	// RevocationAnchor tracks the anchoring of the revocation, once revoked.
 	RevocationAnchor *AnchorState `json:"revocationAnchor,omitempty"`
 }

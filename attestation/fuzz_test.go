@@ -71,7 +71,7 @@ func FuzzTypedData(f *testing.F) {
 		if json.Unmarshal(b, &td) != nil {
 			return
 		}
-		att := &Attestation{TypedData: td}
+		att := &Attestation{TypedData: TypedData(td)}
 		_ = checkTypedData(att, &m, 1)
 		_, _, _, _ = ethsig.APIDigest(td)
 	})

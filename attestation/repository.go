@@ -6,8 +6,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/ethereum/go-ethereum/signer/core/apitypes"
-
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
 )
@@ -54,7 +52,7 @@ func loadRecord(tx storage.Tx, env veriland.Environment, id string) (*record, er
 
 func saveRecord(tx storage.Tx, env veriland.Environment, r *record) error {
 	stored := *r.Attestation
-	stored.TypedData = apitypes.TypedData{}
+	stored.TypedData = TypedData{}
 	b, err := json.Marshal(record{Attestation: &stored, RevocationReason: r.RevocationReason, RevokedBy: r.RevokedBy})
 	if err != nil {
 		return veriland.Errorf(veriland.CodeInternal, "cannot encode attestation").WithCause(err)

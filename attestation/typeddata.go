@@ -72,12 +72,12 @@ func Fields() []apitypes.Type {
 
 // TypedData returns m as a ready eth_signTypedData_v4 object for chainID. Its apitypes
 // hash equals Digest(chainID).
-func (m *Message) TypedData(chainID uint64) apitypes.TypedData {
+func (m *Message) TypedData(chainID uint64) TypedData {
 	scope := make([]any, len(m.Scope))
 	for i, s := range m.Scope {
 		scope[i] = s
 	}
-	return ethsig.NewTypedData(Domain(chainID), PrimaryType, Fields(), map[string]any{
+	return TypedData(ethsig.NewTypedData(Domain(chainID), PrimaryType, Fields(), map[string]any{
 		"id":           m.ID,
 		"kind":         m.Kind,
 		"subject":      m.Subject,
@@ -87,5 +87,5 @@ func (m *Message) TypedData(chainID uint64) apitypes.TypedData {
 		"evidenceHash": ethsig.Bytes32Value(m.EvidenceHash),
 		"issuedAt":     ethsig.UintValue(m.IssuedAt),
 		"expiresAt":    ethsig.UintValue(m.ExpiresAt),
-	})
+	}))
 }

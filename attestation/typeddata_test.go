@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/internal/ethsig"
@@ -37,7 +38,7 @@ func TestMessageVectors(t *testing.T) {
 		t.Run(v.Name, func(t *testing.T) {
 			m := messageOf(t, v)
 			chain := v.ChainID()
-			ethsigtest.Check(t, v, m.TypedData(chain),
+			ethsigtest.Check(t, v, apitypes.TypedData(m.TypedData(chain)),
 				attestation.Domain(chain).Separator(), m.StructHash(), m.Digest(chain), m.Digest(5))
 
 			canon, err := attestation.Canonical(v.Claims)
@@ -55,7 +56,7 @@ func TestMessageVectors(t *testing.T) {
 func TestTypeHash(t *testing.T) {
 	// StructHash of the zero message starts from the type hash; compare with apitypes.
 	var m attestation.Message
-	td := m.TypedData(1)
+	td := apitypes.TypedData(m.TypedData(1))
 	if got, want := common.Hash(td.TypeHash(attestation.PrimaryType)), ethsig.HashString(attestation.EncodedType); got != want {
 		t.Fatalf("apitypes type hash %s differs from keccak256(EncodedType)", got)
 	}

@@ -264,7 +264,7 @@ func TestVerifyVectors(t *testing.T) {
 				ID: m.ID, Kind: attestation.Kind(m.Kind), Subject: m.Subject, Verifier: m.Verifier, Scope: m.Scope,
 				Claims: v.Claims, EvidenceHash: m.EvidenceHash, IssuedAt: time.Unix(int64(m.IssuedAt), 0).UTC(),
 				Status: attestation.StatusValid, Issuer: attestation.IssuerRef{Address: v.Signer, ChainID: v.ChainID()},
-				TypedData: v.TypedData, Signature: v.Signature,
+				TypedData: attestation.TypedData(v.TypedData), Signature: v.Signature,
 			}
 			if m.ExpiresAt != 0 {
 				e := time.Unix(int64(m.ExpiresAt), 0).UTC()

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/attestation"
 )
 
 // VerifierRef names the verifier in the consent view.
@@ -36,18 +36,18 @@ type DecisionPreset struct {
 // both members for the usual choices: approve the whole scope, and reject (empty
 // disclosure).
 type View struct {
-	RequestID       string             `json:"requestId"`
-	Status          Status             `json:"status"`
-	Verifier        VerifierRef        `json:"verifier"`
-	SubjectRef      string             `json:"subjectRef"`
-	Scope           []string           `json:"scope"`
-	Mode            Mode               `json:"mode"`
-	Reason          string             `json:"reason"`
-	RequireLiveness bool               `json:"requireLiveness"`
-	MinLevel        string             `json:"minLevel,omitempty"` // set with RequireLiveness
-	ExpiresAt       time.Time          `json:"expiresAt"`
-	TypedData       apitypes.TypedData `json:"typedData"`
-	Presets         []DecisionPreset   `json:"presets"`
+	RequestID       string                `json:"requestId"`
+	Status          Status                `json:"status"`
+	Verifier        VerifierRef           `json:"verifier"`
+	SubjectRef      string                `json:"subjectRef"`
+	Scope           []string              `json:"scope"`
+	Mode            Mode                  `json:"mode"`
+	Reason          string                `json:"reason"`
+	RequireLiveness bool                  `json:"requireLiveness"`
+	MinLevel        string                `json:"minLevel,omitempty"` // set with RequireLiveness
+	ExpiresAt       time.Time             `json:"expiresAt"`
+	TypedData       attestation.TypedData `json:"typedData"`
+	Presets         []DecisionPreset      `json:"presets"`
 }
 
 // Context returns the consent view of request id (GET /consent/{requestId}, public),
@@ -74,7 +74,7 @@ func (s *Service) view(r *Request) *View {
 		Reason:          r.Reason,
 		RequireLiveness: r.RequireLiveness,
 		ExpiresAt:       r.ExpiresAt,
-		TypedData:       ConsentMessage(r, "", nil).TypedData(s.ChainID),
+		TypedData:       attestation.TypedData(ConsentMessage(r, "", nil).TypedData(s.ChainID)),
 		Presets: []DecisionPreset{
 			{Decision: string(StatusApproved), DisclosedScope: slices.Clone(r.Scope), DisclosedScopeHash: DisclosedScopeHash(r.Scope)},
 			{Decision: string(StatusRejected), DisclosedScope: []string{}, DisclosedScopeHash: DisclosedScopeHash(nil)},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
@@ -50,7 +51,7 @@ func TestContextView(t *testing.T) {
 		msg["disclosedScopeHash"] = p.DisclosedScopeHash.Hex()
 		full := td
 		full.Message = msg
-		got, _, _, err := ethsig.APIDigest(full)
+		got, _, _, err := ethsig.APIDigest(apitypes.TypedData(full))
 		require.NoError(t, err)
 		want := consent.ConsentMessage(r, consent.Status(p.Decision), p.DisclosedScope).Digest(testChainID)
 		require.Equal(t, common.Hash(want), common.Hash(got))
@@ -64,6 +65,10 @@ func TestContextView(t *testing.T) {
 	for _, k := range []string{"requestId", "status", "verifier", "subjectRef", "scope", "mode", "reason", "requireLiveness", "expiresAt", "typedData"} {
 		require.Contains(t, m, k)
 	}
+	// The domain holds exactly the members EIP712Domain lists (ethers refuses an empty
+	// verifyingContract), chainId as a JSON number (viem refuses a hex string).
+	require.Equal(t, map[string]any{"name": "Identity Consent", "version": "1", "chainId": float64(testChainID)},
+		m["typedData"].(map[string]any)["domain"])
 	msg := m["typedData"].(map[string]any)["message"].(map[string]any)
 	require.Equal(t, float64(r.Deadline()), msg["deadline"])
 	require.NotContains(t, m, "callbackUrl")

@@ -203,7 +203,7 @@ func addr(key *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(
 // (go-ethereum's generic encoder), v 27/28 unless v01.
 func signView(t testing.TB, view *consent.View, key *ecdsa.PrivateKey, decision consent.Status, disclosed []string, v01 bool) string {
 	t.Helper()
-	td := view.TypedData
+	td := apitypes.TypedData(view.TypedData)
 	msg := apitypes.TypedDataMessage{}
 	for k, v := range td.Message {
 		msg[k] = v
