@@ -24,9 +24,12 @@
 //
 // What it never does: keep or return the document number, names or birth date
 // (the number leaves only as DocumentKey, HMAC-SHA256 with the embedder's
-// pepper); re-encode signed data before verifying it; fetch anything from the
-// network (no CRLs, no PKD); perform active, chip or terminal authentication
-// (those need the chip, not just its files); or panic on malformed input.
+// pepper; the birth date only as Result.Age, whole years at verification time,
+// with the two-digit year's century resolved as MRZ.AgeAt documents); re-encode
+// signed data before verifying it; fetch anything from the network (no CRLs, no
+// PKD); perform active, chip or terminal authentication (those need the chip, not
+// just its files); or panic on malformed input. Result also reports the MRZ
+// nationality, issuing state and document type.
 //
 // Not enforced, but reported in Result: the MRZ date of expiry
 // (DocumentExpired) and the CSCA's validity today (CSCAExpiredNow).

@@ -21,18 +21,20 @@ const (
 	TD3 MRZFormat = "TD3"
 )
 
-// MRZ is what chipauth keeps of a machine-readable zone. Names, nationality, sex
-// and birth date are checked (birth date by its check digit) but never kept. The
-// document number is kept unexported: it leaves the package only inside
-// DocumentKey's HMAC.
+// MRZ is what chipauth keeps of a machine-readable zone. Names and sex are checked
+// but never kept. The document number and the date of birth are kept unexported:
+// the number leaves the package only inside DocumentKey's HMAC, the date of birth
+// only as an age in whole years (AgeAt).
 type MRZ struct {
 	Format       MRZFormat // TD1, TD2 or TD3
 	DocumentType string    // e.g. "P", "ID", "I" (filler '<' removed)
 	IssuingState string    // ICAO code, e.g. "D", "FRA", "UTO" (filler '<' removed)
+	Nationality  string    // ICAO code of the holder's nationality, e.g. "D", "UTO"; "" if blank
 	Expiry       time.Time // date of expiry, UTC midnight
 
 	stateField     string // the three-character issuing state field, '<'-padded
 	documentNumber string
+	birth          string // the six-character date of birth field, YYMMDD, '<' where unknown
 }
 
 // ParseDG1 reads the MRZ from an LDS DG1 file (tag 0x61 holding tag 0x5F1F).
@@ -76,7 +78,8 @@ func ParseMRZ(s string) (MRZ, error) {
 
 func parseTD3(s string) (MRZ, error) {
 	l1, l2 := s[:44], s[44:]
-	m := MRZ{Format: TD3, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5], documentNumber: trimFiller(l2[0:9])}
+	m := MRZ{Format: TD3, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5], documentNumber: trimFiller(l2[0:9]),
+		Nationality: trimFiller(l2[10:13]), birth: l2[13:19]}
 	checks := []struct{ field, digit, what string }{
 		{l2[0:9], l2[9:10], "document number"},
 		{l2[13:19], l2[19:20], "date of birth"},
@@ -97,7 +100,8 @@ func parseTD3(s string) (MRZ, error) {
 
 func parseTD2(s string) (MRZ, error) {
 	l1, l2 := s[:36], s[36:]
-	m := MRZ{Format: TD2, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5]}
+	m := MRZ{Format: TD2, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5],
+		Nationality: trimFiller(l2[10:13]), birth: l2[13:19]}
 	number, err := longDocumentNumber(l2[0:9], l2[9], l2[28:35])
 	if err != nil {
 		return MRZ{}, err
@@ -117,7 +121,8 @@ func parseTD2(s string) (MRZ, error) {
 
 func parseTD1(s string) (MRZ, error) {
 	l1, l2 := s[:30], s[30:60]
-	m := MRZ{Format: TD1, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5]}
+	m := MRZ{Format: TD1, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5],
+		Nationality: trimFiller(l2[15:18]), birth: l2[0:6]}
 	number, err := longDocumentNumber(l1[5:14], l1[14], l1[15:30])
 	if err != nil {
 		return MRZ{}, err
@@ -185,6 +190,62 @@ func parseMRZDate(s string) (time.Time, error) {
 		return time.Time{}, errors.New("not a date")
 	}
 	return t, nil
+}
+
+// AgeAt returns the holder's age in whole years on the date of at, from the MRZ
+// date of birth; ok is false when the MRZ holds no usable year of birth.
+//
+// The MRZ writes the year with two digits. The century is the most recent one that
+// does not put the birth after at: YY is 20YY unless that year's earliest possible
+// date is later than at, else 19YY. An unknown day or month ('<' filler, as ICAO
+// allows) is taken as the latest possible one (the last day of the month, December),
+// so that an incomplete date never makes anyone older than they can be. Every error
+// of this rule (a holder over 100 read as a child) understates the age, never
+// overstates it. A birth date after at gives 0.
+func (m MRZ) AgeAt(at time.Time) (age int, ok bool) {
+	b := m.birth
+	if len(b) != 6 || !isDigits(b[0:2]) {
+		return 0, false
+	}
+	yy := int(b[0]-'0')*10 + int(b[1]-'0')
+	month, monthKnown := 12, false
+	if isDigits(b[2:4]) {
+		month, monthKnown = int(b[2]-'0')*10+int(b[3]-'0'), true
+		if month < 1 || month > 12 {
+			return 0, false
+		}
+	}
+	at = at.UTC()
+	year := 2000 + yy
+	earliest := time.Date(year, time.January, 1, 0, 0, 0, 0, time.UTC)
+	if monthKnown {
+		earliest = time.Date(year, time.Month(month), 1, 0, 0, 0, 0, time.UTC)
+	}
+	if earliest.After(at) {
+		year -= 100
+	}
+	lastDay := time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	day := lastDay
+	if isDigits(b[4:6]) {
+		day = int(b[4]-'0')*10 + int(b[5]-'0')
+		if day < 1 || day > lastDay {
+			return 0, false
+		}
+	}
+	age = at.Year() - year
+	if at.Month() < time.Month(month) || (at.Month() == time.Month(month) && at.Day() < day) {
+		age--
+	}
+	return max(age, 0), true
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // verifyCheckDigit checks an ICAO 7-3-1 check digit.

@@ -106,3 +106,50 @@ func TestDocumentKey(t *testing.T) {
 		t.Error("key holds the number")
 	}
 }
+
+func TestMRZNationalityAndAge(t *testing.T) {
+	at := time.Date(2026, 8, 12, 10, 0, 0, 0, time.UTC)
+	for _, s := range []string{specimenTD3, specimenTD2, specimenTD1} {
+		m, err := ParseMRZ(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Nationality != "UTO" {
+			t.Errorf("%s nationality %q", m.Format, m.Nationality)
+		}
+		// Born 1974-08-12: 52 on the birthday itself, 51 the day before.
+		if age, ok := m.AgeAt(at); !ok || age != 52 {
+			t.Errorf("%s age %d %v", m.Format, age, ok)
+		}
+		if age, _ := m.AgeAt(at.AddDate(0, 0, -1)); age != 51 {
+			t.Errorf("%s age the day before %d", m.Format, age)
+		}
+	}
+	tests := []struct {
+		birth string
+		at    time.Time
+		age   int
+		ok    bool
+	}{
+		{"080812", at, 18, true}, // 2008: the most recent century
+		{"080813", at, 17, true}, // the day before the 18th birthday
+		{"260812", at, 0, true},  // born today
+		{"261231", at, 99, true}, // 2026-12-31 is after at: 1926
+		{"26<<<<", at, 0, true},  // unknown month: 2026 may be past, so 2026 (never 1926)
+		{"270101", at, 99, true}, // 2027 is after at: 1927
+		{"74<<<<", at, 51, true}, // unknown month and day: 31 December 1974
+		{"7408<<", at, 51, true}, // unknown day: 31 August 1974
+		{"080229", time.Date(2026, 2, 28, 0, 0, 0, 0, time.UTC), 17, true}, // leap-day birth
+		{"080229", time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), 18, true},
+		{"<<<<<<", at, 0, false},
+		{"741312", at, 0, false}, // month 13
+		{"740231", at, 0, false}, // 31 February
+		{"7402", at, 0, false},
+	}
+	for _, tt := range tests {
+		age, ok := MRZ{birth: tt.birth}.AgeAt(tt.at)
+		if age != tt.age || ok != tt.ok {
+			t.Errorf("%q at %s: %d %v, want %d %v", tt.birth, tt.at.Format(time.DateOnly), age, ok, tt.age, tt.ok)
+		}
+	}
+}

@@ -13,9 +13,14 @@ type Result struct {
 	FailedStep string // "" on success, else e.g. "digest_mismatch:DG2", as in Meta["step"]
 
 	// From the DG1 MRZ (empty when DG1 was not supplied).
-	MRZFormat       MRZFormat
-	IssuingState    string // ICAO code, e.g. "D", "UTO"
-	DocumentType    string // e.g. "P", "ID"
+	MRZFormat    MRZFormat
+	IssuingState string // ICAO code, e.g. "D", "UTO"
+	DocumentType string // e.g. "P", "ID"
+	Nationality  string // ICAO code of the holder's nationality, e.g. "UTO", "D"; "" if blank
+	// Age is the holder's age in whole years at the verification time, from the
+	// MRZ date of birth (MRZ.AgeAt), which itself is not returned; nil when the MRZ
+	// holds no usable date of birth.
+	Age             *int
 	DocumentExpired bool   // the MRZ date of expiry is before the verification time (reported, not enforced)
 	DocumentKey     []byte // HMAC-SHA256(pepper, issuingState || documentNumber); nil without a pepper
 

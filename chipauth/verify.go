@@ -151,6 +151,10 @@ func verify(res *Result, sod []byte, dataGroups map[int][]byte, trust *TrustStor
 			return fail(StepMRZInvalid, 0, err, "DG1 MRZ is invalid")
 		}
 		res.MRZFormat, res.IssuingState, res.DocumentType = mrz.Format, mrz.IssuingState, mrz.DocumentType
+		res.Nationality = mrz.Nationality
+		if age, ok := mrz.AgeAt(at); ok {
+			res.Age = &age
+		}
 		res.DocumentExpired = mrz.Expiry.AddDate(0, 0, 1).Before(at) // valid through the day of expiry
 		if len(opts.Pepper) > 0 {
 			k := DocumentKey(opts.Pepper, mrz)

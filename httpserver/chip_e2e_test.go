@@ -73,7 +73,7 @@ func TestChipBindingEndToEnd(t *testing.T) {
 	sod, dg1, dg2 := h.passport(t, chipDocNumber)
 	b64 := base64.StdEncoding.EncodeToString
 	body := func(extra map[string]any) map[string]any {
-		m := map[string]any{"sod": b64(sod), "dataGroups": map[string]string{"1": b64(dg1), "2": b64(dg2)}, "livenessAttestationId": live}
+		m := map[string]any{"sodBase64": b64(sod), "dataGroups": chipDataGroups(dg1, dg2), "livenessAttestationId": live}
 		for k, v := range extra {
 			m[k] = v
 		}
@@ -85,7 +85,7 @@ func TestChipBindingEndToEnd(t *testing.T) {
 	require.Equal(t, "PA_ONLY", r.json(t)["mode"])
 
 	r = h.do(request{method: "POST", path: "/identity/chip-verify", token: holderTok, body: body(map[string]any{
-		"faceTemplate": template(1), "chipFaceTemplate": template(1.01)})})
+		"liveFaceTemplate": template(1), "chipFaceTemplate": template(1.01)})})
 	require.Equal(t, http.StatusCreated, r.status, string(r.body))
 	require.Equal(t, "PA_FACE", r.json(t)["mode"])
 	att := r.json(t)["attestation"].(map[string]any)
@@ -101,7 +101,7 @@ func TestChipBindingEndToEnd(t *testing.T) {
 			opposite[i] = float32(i%5) - 2
 		}
 		r := h.do(request{method: "POST", path: "/identity/chip-verify", token: holderTok, body: body(map[string]any{
-			"faceTemplate": template(1), "chipFaceTemplate": binding.EncodeTemplate(opposite)})})
+			"liveFaceTemplate": template(1), "chipFaceTemplate": binding.EncodeTemplate(opposite)})})
 		require.Equal(t, 422, r.status, string(r.body))
 		require.Equal(t, "face_mismatch", r.errorCode(t))
 	})
@@ -109,7 +109,7 @@ func TestChipBindingEndToEnd(t *testing.T) {
 		bad := bytes.Clone(dg1)
 		bad[len(bad)-3] ^= 1
 		r := h.do(request{method: "POST", path: "/identity/chip-verify", token: holderTok, body: body(map[string]any{
-			"dataGroups": map[string]string{"1": b64(bad), "2": b64(dg2)}})})
+			"dataGroups": chipDataGroups(bad, dg2)})})
 		require.Equal(t, 422, r.status)
 		require.Equal(t, "passive_auth_failed", r.errorCode(t))
 		require.Equal(t, "digest_mismatch:DG1", r.json(t)["errors"].([]any)[0].(map[string]any)["meta"].(map[string]any)["step"])
@@ -142,4 +142,16 @@ func TestChipBindingEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, bytes.Contains(raw, []byte(chipDocNumber)), "the document number is in the database file")
 	require.False(t, bytes.Contains(raw, []byte("ERIKSSON")), "the MRZ name is in the database file")
+	for _, birth := range []string{"740812", "1974-08-12", "19740812"} {
+		require.False(t, bytes.Contains(raw, []byte(birth)), "the date of birth (%s) is in the database file", birth)
+	}
+}
+
+// chipDataGroups is the seed's dataGroups array: DG1, then DG2 when given.
+func chipDataGroups(dg1 []byte, more ...[]byte) []map[string]any {
+	out := []map[string]any{{"number": 1, "contentBase64": base64.StdEncoding.EncodeToString(dg1)}}
+	for i, g := range more {
+		out = append(out, map[string]any{"number": i + 2, "contentBase64": base64.StdEncoding.EncodeToString(g)})
+	}
+	return out
 }

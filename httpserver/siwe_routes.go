@@ -11,6 +11,9 @@ import (
 // holderTokenTTL is the life of a wallet-login token (SPEC S2.3).
 const holderTokenTTL = time.Hour
 
+// siweNonceBody is the optional body of POST /auth/siwe/nonce. environment is
+// accepted for compatibility, checked, and ignored: a nonce is good for a login into
+// either environment (SPEC S2.3).
 type siweNonceBody struct {
 	Environment veriland.Environment `json:"environment"`
 }
@@ -20,21 +23,18 @@ type siweNonceJSON struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
-// siweNonce answers POST /auth/siwe/nonce (public): a single-use nonce for the
-// environment the login will be in (body {"environment"}, default PRODUCTION).
+// siweNonce answers POST /auth/siwe/nonce (public): a single-use nonce good for one
+// login into either environment, which the login (POST /auth/siwe) names. No body is
+// needed; {} and {"environment": …} are accepted too.
 func (s *Server) siweNonce(w http.ResponseWriter, r *http.Request) error {
 	var body siweNonceBody
 	if err := decodeJSON(r, &body); err != nil {
 		return err
 	}
-	env := veriland.Production
-	if body.Environment != "" {
-		if !body.Environment.Valid() {
-			return veriland.Invalid("/environment", "environment must be SANDBOX or PRODUCTION")
-		}
-		env = body.Environment
+	if body.Environment != "" && !body.Environment.Valid() {
+		return veriland.Invalid("/environment", "environment must be SANDBOX or PRODUCTION")
 	}
-	nonce, exp, err := s.cfg.SIWE.NewNonce(r.Context(), env)
+	nonce, exp, err := s.cfg.SIWE.NewNonce(r.Context())
 	if err != nil {
 		return err
 	}

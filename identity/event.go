@@ -24,6 +24,9 @@ const (
 	// ActionReviewDecided: an OPEN review was decided and its identity became ACTIVE
 	// or REJECTED.
 	ActionReviewDecided Action = "identity.review_decided"
+	// ActionClaimsUpdated: the claims derived from a chip binding were recorded
+	// (SetChipClaims); the status is unchanged (From = To).
+	ActionClaimsUpdated Action = "identity.claims_updated"
 )
 
 // Event describes one state change. It carries identifiers and states only, never

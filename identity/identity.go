@@ -27,11 +27,19 @@ type Identity struct {
 	DID           string               `json:"did"`
 	Env           veriland.Environment `json:"env"`
 	Status        Status               `json:"status"`
-	CountryCode   string               `json:"countryCode"`
+	CountryCode   string               `json:"countryCode,omitempty"`   // as submitted; "" when none was given
 	WalletAddress string               `json:"walletAddress,omitempty"` // lower-case 0x, "" if none
-	// Claims are the derived KYC claims (is_adult, nationality, …) that survived the
-	// Service's claim allow-list; only meaningful while Status is ACTIVE.
-	Claims      map[string]any `json:"claims,omitempty"`
+	// Claims are the identity's derived, non-personal facts (is_adult, age_over_18,
+	// nationality, chip_bound, …) that survived the Service's claim allow-list: the
+	// KYC provider's (KYCClaims) overlaid with those derived from the holder's latest
+	// chip binding (ChipClaims), which take precedence for the same name. Consent
+	// answers verifiers' scope items from it. Only meaningful while Status is ACTIVE.
+	Claims map[string]any `json:"claims,omitempty"`
+	// KYCClaims are the claims the KYC provider reported (after the allow-list).
+	KYCClaims map[string]any `json:"kycClaims,omitempty"`
+	// ChipClaims are the claims derived from the DG1 of the holder's latest chip
+	// binding (SetChipClaims), after the allow-list.
+	ChipClaims  map[string]any `json:"chipClaims,omitempty"`
 	ReviewID    string         `json:"reviewId,omitempty"`    // the manual review, if one was opened
 	ProviderRef string         `json:"providerRef,omitempty"` // the KYC provider's case reference
 	CreatedAt   time.Time      `json:"createdAt"`
@@ -44,12 +52,13 @@ func (id *Identity) WalletBound() bool { return id.WalletAddress != "" }
 // StatusReport is the public view of an identity (GET /identity/{did}/status). It
 // carries no personal data.
 type StatusReport struct {
-	DID         string    `json:"did"`
-	Status      Status    `json:"status"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
-	CountryCode string    `json:"countryCode"`
-	WalletBound bool      `json:"walletBound"`
+	DID       string    `json:"did"`
+	Status    Status    `json:"status"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// CountryCode is the country code given at issuance; omitted when none was.
+	CountryCode string `json:"countryCode,omitempty"`
+	WalletBound bool   `json:"walletBound"`
 }
 
 // Report returns the public status view of the identity.
@@ -66,20 +75,47 @@ func (id *Identity) Report() *StatusReport {
 
 func (id *Identity) clone() *Identity {
 	c := *id
-	if id.Claims != nil {
-		// Claims hold only scalars (see sanitizeClaims), so a shallow map copy is deep.
-		c.Claims = make(map[string]any, len(id.Claims))
-		for k, v := range id.Claims {
-			c.Claims[k] = v
-		}
-	}
+	c.Claims, c.KYCClaims, c.ChipClaims = copyClaims(id.Claims), copyClaims(id.KYCClaims), copyClaims(id.ChipClaims)
 	return &c
+}
+
+// copyClaims copies a claim map. Claims hold only scalars (see sanitizeClaims), so a
+// shallow map copy is deep.
+func copyClaims(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// mergeClaims returns the effective claims: kyc overlaid with chip (chip wins), nil
+// when both are empty.
+func mergeClaims(kyc, chip map[string]any) map[string]any {
+	if len(kyc) == 0 && len(chip) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(kyc)+len(chip))
+	for k, v := range kyc {
+		out[k] = v
+	}
+	for k, v := range chip {
+		out[k] = v
+	}
+	return out
 }
 
 func decodeIdentity(b []byte) (*Identity, error) {
 	var id Identity
 	if err := json.Unmarshal(b, &id); err != nil {
 		return nil, err
+	}
+	if id.KYCClaims == nil && id.ChipClaims == nil && id.Claims != nil {
+		// A record written before claims had sources: all of them were the KYC's.
+		id.KYCClaims = copyClaims(id.Claims)
 	}
 	return &id, nil
 }

@@ -28,13 +28,15 @@ type IssueRequest struct {
 	// SubjectRef is the caller's reference for the person, 1..256 characters. It is
 	// kept only as a keyed hash, to refuse a second identity for the same subject.
 	SubjectRef string `json:"subjectRef"`
-	// CountryCode is an upper-case ISO 3166 code of 2 or 3 letters.
-	CountryCode string `json:"countryCode"`
+	// CountryCode is the ISO 3166 code of the document, 2 or 3 upper-case letters.
+	// Optional: "" (or JSON null, or no member) means none was given.
+	CountryCode string `json:"countryCode,omitempty"`
 	// WalletAddress optionally binds an Ethereum wallet: "0x" and 40 hex digits, with a
 	// valid EIP-55 checksum when mixed-case. One wallet binds at most one identity.
 	WalletAddress string `json:"walletAddress,omitempty"`
-	// Payload is the KYC material, a JSON object of at most 512 KiB. It goes to the
-	// KYC provider and is never stored or logged.
+	// Payload is the KYC material: any JSON value (object, array, string, number,
+	// boolean or null) of at most 512 KiB. It goes to the KYC provider as is and is
+	// never stored or logged. Absent and null are the same: no payload.
 	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
@@ -60,8 +62,8 @@ func (r IssueRequest) Validate() error {
 	if n := utf8.RuneCountInString(r.SubjectRef); n < 1 || n > MaxSubjectRef || !utf8.ValidString(r.SubjectRef) {
 		errs = append(errs, veriland.Invalid("/subjectRef", "subjectRef must be 1 to %d characters of valid UTF-8", MaxSubjectRef))
 	}
-	if !countryCodePattern.MatchString(r.CountryCode) {
-		errs = append(errs, veriland.Invalid("/countryCode", "countryCode must be 2 or 3 upper-case letters"))
+	if r.CountryCode != "" && !countryCodePattern.MatchString(r.CountryCode) {
+		errs = append(errs, veriland.Invalid("/countryCode", "countryCode, when given, must be 2 or 3 upper-case letters (ISO 3166)"))
 	}
 	if r.WalletAddress != "" {
 		if _, err := ParseWalletAddress(r.WalletAddress); err != nil {
@@ -71,9 +73,9 @@ func (r IssueRequest) Validate() error {
 	switch p := bytes.TrimSpace(r.Payload); {
 	case len(r.Payload) > MaxPayloadSize:
 		errs = append(errs, veriland.Invalid("/payload", "payload must be at most %d bytes", MaxPayloadSize))
-	case len(p) == 0 || bytes.Equal(p, []byte("null")):
-	case p[0] != '{' || !json.Valid(p):
-		errs = append(errs, veriland.Invalid("/payload", "payload must be a JSON object"))
+	case len(p) == 0:
+	case !json.Valid(p):
+		errs = append(errs, veriland.Invalid("/payload", "payload must be a JSON value"))
 	}
 	return errs.Err()
 }
@@ -99,16 +101,18 @@ type IssueResult struct {
 // Errors: validation_failed (each invalid member with its pointer, as veriland.Errors
 // when there are several; also a payload the provider refuses), already_exists (the
 // subject has an identity, its DID in Meta["did"], pointer /subjectRef; or the wallet
-// is bound to another identity, pointer /walletAddress), unavailable (the provider).
+// is bound to another identity, pointer /walletAddress), unavailable (the provider
+// failed; or no provider serves env — Service.KYC is nil or answered
+// *NotConfiguredError — with a message naming the configuration to supply).
 func (s *Service) Issue(ctx context.Context, env veriland.Environment, req IssueRequest) (*IssueResult, error) {
 	if err := s.check(env); err != nil {
 		return nil, err
 	}
-	if s.KYC == nil {
-		return nil, fmt.Errorf("identity: Service.KYC is nil")
-	}
 	if err := req.Validate(); err != nil {
 		return nil, err
+	}
+	if s.KYC == nil {
+		return nil, providerError(&NotConfiguredError{Env: env})
 	}
 	wallet := ""
 	if req.WalletAddress != "" {
@@ -130,7 +134,11 @@ func (s *Service) Issue(ctx context.Context, env veriland.Environment, req Issue
 		return nil, err
 	}
 
-	res, kycErr := s.KYC.Check(ctx, KYCRequest{Env: env, DID: did, CountryCode: req.CountryCode, Payload: req.Payload})
+	payload := req.Payload
+	if p := bytes.TrimSpace(payload); len(p) == 0 || bytes.Equal(p, []byte("null")) {
+		payload = nil // absent and null are the same: no payload
+	}
+	res, kycErr := s.KYC.Check(ctx, KYCRequest{Env: env, DID: did, CountryCode: req.CountryCode, Payload: payload})
 	if kycErr == nil {
 		if err := checkResult(res, false); err != nil {
 			// The provider broke its contract: that is its failure, not the client's.

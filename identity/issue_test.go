@@ -32,6 +32,12 @@ func TestIssueRequestValidate(t *testing.T) {
 		{"upper-case wallet", func(r *identity.IssueRequest) { r.WalletAddress = "0x" + strings.ToUpper(checksummed[2:]) }, nil},
 		{"object payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`{"a":1}`) }, nil},
 		{"null payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`null`) }, nil},
+		{"array payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`[1, {"a": 2}]`) }, nil},
+		{"string payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`"scan-123"`) }, nil},
+		{"number payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`-1.5e3`) }, nil},
+		{"boolean payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`false`) }, nil},
+		{"no country", func(r *identity.IssueRequest) { r.CountryCode = "" }, nil},
+		{"two-letter country", func(r *identity.IssueRequest) { r.CountryCode = "FR" }, nil},
 		{"256 characters", func(r *identity.IssueRequest) { r.SubjectRef = strings.Repeat("é", 256) }, nil},
 		{"empty subject", func(r *identity.IssueRequest) { r.SubjectRef = "" }, []string{"/subjectRef"}},
 		{"257 characters", func(r *identity.IssueRequest) { r.SubjectRef = strings.Repeat("a", 257) }, []string{"/subjectRef"}},
@@ -45,12 +51,12 @@ func TestIssueRequestValidate(t *testing.T) {
 		{"wallet without 0x", func(r *identity.IssueRequest) { r.WalletAddress = checksummed[2:] + "00" }, []string{"/walletAddress"}},
 		{"wallet with 0X", func(r *identity.IssueRequest) { r.WalletAddress = "0X" + checksummed[2:] }, []string{"/walletAddress"}},
 		{"non-hex wallet", func(r *identity.IssueRequest) { r.WalletAddress = "0x" + strings.Repeat("g", 40) }, []string{"/walletAddress"}},
-		{"array payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`[1]`) }, []string{"/payload"}},
+		{"invalid JSON payload", func(r *identity.IssueRequest) { r.Payload = json.RawMessage(`{"a":`) }, []string{"/payload"}},
 		{"payload too large", func(r *identity.IssueRequest) {
 			r.Payload = json.RawMessage(`{"x":"` + strings.Repeat("a", identity.MaxPayloadSize) + `"}`)
 		}, []string{"/payload"}},
 		{"everything wrong", func(r *identity.IssueRequest) {
-			*r = identity.IssueRequest{CountryCode: "x", WalletAddress: "0x", Payload: json.RawMessage(`"s"`)}
+			*r = identity.IssueRequest{CountryCode: "x", WalletAddress: "0x", Payload: json.RawMessage(`tru`)}
 		}, []string{"/subjectRef", "/countryCode", "/walletAddress", "/payload"}},
 	}
 	for _, tt := range tests {
@@ -114,7 +120,9 @@ func TestIssueOutcomes(t *testing.T) {
 			id, err := f.svc.Get(ctx, veriland.Sandbox, res.DID)
 			require.NoError(t, err)
 			if tt.status == identity.StatusActive {
-				require.Equal(t, map[string]any{"is_adult": true, "nationality": "NG"}, id.Claims)
+				require.Equal(t, map[string]any{"is_adult": true, "age_over_16": true, "age_over_18": true, "age_over_21": true,
+					"kyc_level": "standard", "nationality": "NG", "document_country": "NG"}, id.Claims)
+				require.Equal(t, id.Claims, id.KYCClaims)
 			}
 			if tt.status == identity.StatusRejected {
 				require.Nil(t, id.Claims)
@@ -237,7 +245,11 @@ func TestIssueProviderFailure(t *testing.T) {
 	}{
 		{"provider down", identity.SandboxKYC{}, payload("unavailable"), veriland.CodeUnavailable, ""},
 		{"unknown scenario", identity.SandboxKYC{}, payload("explode"), veriland.CodeValidationFailed, "/payload/scenario"},
-		{"scenario not a string", identity.SandboxKYC{}, json.RawMessage(`{"scenario":1}`), veriland.CodeValidationFailed, "/payload"},
+		{"scenario not a string", identity.SandboxKYC{}, json.RawMessage(`{"scenario":1}`), veriland.CodeValidationFailed, "/payload/scenario"},
+		{"dateOfBirth not a date", identity.SandboxKYC{}, json.RawMessage(`{"dateOfBirth":"1990-02-30"}`), veriland.CodeValidationFailed, "/payload/dateOfBirth"},
+		{"dateOfBirth not a string", identity.SandboxKYC{}, json.RawMessage(`{"dateOfBirth":19900101}`), veriland.CodeValidationFailed, "/payload/dateOfBirth"},
+		{"dateOfBirth in the future", identity.SandboxKYC{}, json.RawMessage(`{"dateOfBirth":"2999-01-01"}`), veriland.CodeValidationFailed, "/payload/dateOfBirth"},
+		{"is_adult not a boolean", identity.SandboxKYC{}, json.RawMessage(`{"is_adult":"yes"}`), veriland.CodeValidationFailed, "/payload/is_adult"},
 		{"invalid answer", kycFunc(func(context.Context, identity.KYCRequest) (identity.KYCResult, error) {
 			return identity.KYCResult{Outcome: "MAYBE"}, nil
 		}), nil, veriland.CodeUnavailable, ""},
@@ -296,7 +308,15 @@ func TestIssueCancelledContextAfterCreate(t *testing.T) {
 func TestSandboxRefusesProduction(t *testing.T) {
 	f := newFixture(t, identity.SandboxKYC{})
 	_, err := f.svc.Issue(context.Background(), veriland.Production, identity.IssueRequest{SubjectRef: "p", CountryCode: "FR"})
-	requireCode(t, err, veriland.CodeUnavailable)
+	verr := requireCode(t, err, veriland.CodeUnavailable)
+	// Not a bare "retry later": the detail names what to configure, and where.
+	for _, want := range []string{"PRODUCTION", "-kyc-url", "VERILAND_KYC_URL", "-kyc-secret", "identity.Service.KYC"} {
+		require.Contains(t, verr.Message, want)
+	}
+	require.NotContains(t, verr.Message, "retry later")
+	require.Equal(t, "kyc_provider", verr.Meta["missing"])
+	var missing *identity.NotConfiguredError
+	require.True(t, errors.As(&identity.NotConfiguredError{Env: veriland.Production}, &missing))
 }
 
 func TestIssueRequestRedacted(t *testing.T) {
@@ -347,7 +367,9 @@ func TestMisconfiguredService(t *testing.T) {
 	noKYC := *f.svc
 	noKYC.KYC = nil
 	_, err = noKYC.Issue(ctx, veriland.Sandbox, identity.IssueRequest{SubjectRef: "x", CountryCode: "FR"})
-	require.Equal(t, veriland.CodeInternal, veriland.CodeOf(err))
+	verr := requireCode(t, err, veriland.CodeUnavailable)
+	require.Contains(t, verr.Message, "identity.Service.KYC")
+	require.Nil(t, verr.Cause, "the message is for the client")
 
 	_, err = f.svc.Issue(ctx, "STAGING", identity.IssueRequest{SubjectRef: "x", CountryCode: "FR"})
 	require.Equal(t, veriland.CodeValidationFailed, veriland.CodeOf(err))

@@ -81,6 +81,7 @@ func DefaultClaimNames() []string {
 	return []string{
 		"is_adult", "age_over_16", "age_over_18", "age_over_21",
 		"nationality", "country_of_residence", "document_type", "document_country", "kyc_level",
+		"chip_bound",
 	}
 }
 
@@ -130,8 +131,13 @@ func checkResult(res KYCResult, final bool) error {
 }
 
 // providerError maps a KYC provider failure: validation errors about the payload
-// pass through, everything else is 503 unavailable.
+// pass through, a missing provider is 503 unavailable naming the configuration to
+// supply (NotConfiguredError), everything else is 503 unavailable.
 func providerError(err error) error {
+	var missing *NotConfiguredError
+	if errors.As(err, &missing) {
+		return missing.clientError()
+	}
 	var verr *veriland.Error
 	if errors.As(err, &verr) && verr.Code == veriland.CodeValidationFailed {
 		return verr
@@ -220,14 +226,14 @@ func (s *Service) applyResult(ctx context.Context, r repository, cur *Identity, 
 	switch res.Outcome {
 	case OutcomeApproved:
 		id.Status = StatusActive
-		id.Claims = s.sanitizeClaims(res.Claims)
+		id.setKYCClaims(s.sanitizeClaims(res.Claims))
 	case OutcomeRejected:
 		id.Status = StatusRejected
-		id.Claims = nil
+		id.setKYCClaims(nil)
 	case OutcomeReview:
 		id.Status = StatusPendingReview
 		// Kept for when the review approves; meaningless before (Status gates use).
-		id.Claims = s.sanitizeClaims(res.Claims)
+		id.setKYCClaims(s.sanitizeClaims(res.Claims))
 		id.ReviewID = reviewID
 		rv := &Review{ID: reviewID, DID: id.DID, Env: r.env, Status: ReviewOpen, CreatedAt: now}
 		if err := r.putReview(rv); err != nil {

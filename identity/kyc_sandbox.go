@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/veriland/veriland"
 )
@@ -18,49 +19,135 @@ const (
 	ScenarioUnavailable = "unavailable" // the provider fails: 503, nothing is kept
 )
 
-// SandboxKYC is the KYC provider of the sandbox: its answer follows payload.scenario
-// and nothing else, so that integrators can reach every outcome. It keeps nothing.
+// SandboxKYCLevel is the kyc_level claim of the sandbox provider's approvals.
+const SandboxKYCLevel = "standard"
+
+// sandboxDefaultAge is the age the sandbox provider assumes when the payload gives
+// neither dateOfBirth nor is_adult: an adult of every age predicate.
+const sandboxDefaultAge = 30
+
+// SandboxKYC is the KYC provider of the sandbox: its answer follows the payload and
+// nothing else, so that integrators can reach every outcome. It keeps nothing.
 //
-// It refuses PRODUCTION requests (as unavailable) unless AllowProduction is set, so
-// that a wiring mistake cannot activate live identities by "scenario": "success".
+// The payload may be any JSON value; only an object is read, for these members
+// (all optional; anything else is ignored):
+//
+//   - "scenario": success (default), failure, review, timeout or unavailable;
+//   - "dateOfBirth": "YYYY-MM-DD", from which the age predicates are computed at
+//     check time (the date itself is never returned, stored or logged);
+//   - "is_adult": a boolean, used when dateOfBirth is absent.
+//
+// An APPROVED answer (and a REVIEW one, kept for when the review approves) carries
+// derived claims: kyc_level "standard"; is_adult, age_over_16, age_over_18 and
+// age_over_21 (from dateOfBirth; else from is_adult — false makes is_adult,
+// age_over_18 and age_over_21 false and leaves age_over_16 unknown; else an adult of
+// 30); and, when the request has a country code, nationality and document_country
+// equal to it.
+//
+// It refuses PRODUCTION requests with *NotConfiguredError (503) unless
+// AllowProduction is set, so that a wiring mistake cannot activate live identities
+// by "scenario": "success".
 type SandboxKYC struct {
 	AllowProduction bool
+	// Now is the clock the age predicates are computed with (nil: time.Now).
+	Now func() time.Time
 }
 
-// Check implements KYCProvider. An APPROVED answer carries is_adult = true and
-// nationality = the request's country code, unless the payload sets "is_adult" to a
-// boolean. An unknown scenario is validation_failed at /payload/scenario.
+// sandboxPayload is what SandboxKYC reads of an object payload.
+type sandboxPayload struct {
+	scenario string
+	birth    time.Time // zero when not given
+	isAdult  *bool
+}
+
+// parseSandboxPayload reads the members SandboxKYC understands. A payload that is
+// not an object, or absent, is the default: success. Errors name the member with
+// its pointer and never quote the payload.
+func parseSandboxPayload(raw json.RawMessage, now time.Time) (sandboxPayload, error) {
+	out := sandboxPayload{scenario: ScenarioSuccess}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return out, nil
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return out, veriland.Invalid("/payload", "payload must be valid JSON")
+	}
+	var errs veriland.Errors
+	if v, ok := members["scenario"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &out.scenario) != nil {
+			errs = append(errs, veriland.Invalid("/payload/scenario", "scenario must be a string"))
+		}
+	}
+	if v, ok := members["dateOfBirth"]; ok && !isNull(v) {
+		var s string
+		var t time.Time
+		err := json.Unmarshal(v, &s)
+		if err == nil {
+			t, err = time.Parse(time.DateOnly, s)
+		}
+		switch {
+		case err != nil:
+			errs = append(errs, veriland.Invalid("/payload/dateOfBirth", "dateOfBirth must be a date YYYY-MM-DD"))
+		case t.After(now) || t.Year() < 1900:
+			errs = append(errs, veriland.Invalid("/payload/dateOfBirth", "dateOfBirth must be a past date from 1900 on"))
+		default:
+			out.birth = t
+		}
+	}
+	if v, ok := members["is_adult"]; ok && !isNull(v) {
+		var b bool
+		if json.Unmarshal(v, &b) != nil {
+			errs = append(errs, veriland.Invalid("/payload/is_adult", "is_adult must be a boolean"))
+		} else {
+			out.isAdult = &b
+		}
+	}
+	return out, errs.Err()
+}
+
+func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
+
+// claims are the derived claims of an approval.
+func (p sandboxPayload) claims(countryCode string, now time.Time) map[string]any {
+	var c map[string]any
+	switch {
+	case !p.birth.IsZero():
+		c = AgeClaims(AgeAt(p.birth, now))
+	case p.isAdult != nil && !*p.isAdult:
+		c = map[string]any{ClaimIsAdult: false, ClaimAgeOver18: false, ClaimAgeOver21: false}
+	default:
+		c = AgeClaims(sandboxDefaultAge)
+	}
+	c[ClaimKYCLevel] = SandboxKYCLevel
+	if countryCode != "" {
+		c[ClaimNationality] = countryCode
+		c[ClaimDocumentCountry] = countryCode
+	}
+	return c
+}
+
+// Check implements KYCProvider. An unknown scenario is validation_failed at
+// /payload/scenario; a malformed dateOfBirth or is_adult at its own pointer.
 func (p SandboxKYC) Check(_ context.Context, req KYCRequest) (KYCResult, error) {
 	if req.Env != veriland.Sandbox && !p.AllowProduction {
-		return KYCResult{}, errors.New("identity: the sandbox KYC provider does not serve " + string(req.Env))
+		return KYCResult{}, &NotConfiguredError{Env: req.Env}
 	}
-	var payload struct {
-		Scenario *string `json:"scenario"`
-		IsAdult  *bool   `json:"is_adult"`
+	now := time.Now()
+	if p.Now != nil {
+		now = p.Now()
 	}
-	if raw := bytes.TrimSpace(req.Payload); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-		// The decoder's messages never quote the payload, but keep them out anyway.
-		if err := json.Unmarshal(raw, &payload); err != nil {
-			return KYCResult{}, veriland.Invalid("/payload", "payload must be a JSON object whose scenario is a string")
-		}
+	payload, err := parseSandboxPayload(req.Payload, now.UTC())
+	if err != nil {
+		return KYCResult{}, err
 	}
-	scenario := ScenarioSuccess
-	if payload.Scenario != nil {
-		scenario = *payload.Scenario
-	}
-	switch scenario {
+	switch payload.scenario {
 	case ScenarioSuccess:
-		adult := true
-		if payload.IsAdult != nil {
-			adult = *payload.IsAdult
-		}
-		return KYCResult{Outcome: OutcomeApproved, Claims: map[string]any{
-			"is_adult": adult, "nationality": req.CountryCode,
-		}}, nil
+		return KYCResult{Outcome: OutcomeApproved, Claims: payload.claims(req.CountryCode, now)}, nil
 	case ScenarioFailure:
 		return KYCResult{Outcome: OutcomeRejected}, nil
 	case ScenarioReview:
-		return KYCResult{Outcome: OutcomeReview, Claims: map[string]any{"nationality": req.CountryCode}}, nil
+		return KYCResult{Outcome: OutcomeReview, Claims: payload.claims(req.CountryCode, now)}, nil
 	case ScenarioTimeout:
 		return KYCResult{Outcome: OutcomePending, ProviderRef: "sandbox-" + req.DID}, nil
 	case ScenarioUnavailable:

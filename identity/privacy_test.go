@@ -23,7 +23,7 @@ func TestNoPersonalDataAtRest(t *testing.T) {
 		"SUBJECTREF-Zq8vK2mX", // subject references
 		"SUBJECTREF-Wp3nL7rT",
 		"SUBJECTREF-Hj5cB9sD",
-		"Xanthippe-Quillfeather", "1987-02-29", "PASSPORT-NX4471902",
+		"Xanthippe-Quillfeather", "1987-03-29", "PASSPORT-NX4471902",
 		"42 Rue des Ormeaux Bleus", "+33-6-9911-2288", "xanthippe@quill.example",
 		"BIOMETRIC-TEMPLATE-a9f3c1",
 	}

@@ -102,7 +102,7 @@ func (s *Service) DecideReview(ctx context.Context, env veriland.Environment, id
 			ident.Status = StatusActive
 		} else {
 			ident.Status = StatusRejected
-			ident.Claims = nil
+			ident.setKYCClaims(nil)
 		}
 		decided := *rv
 		decided.Status, decided.DecidedAt = decision, now

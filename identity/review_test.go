@@ -58,7 +58,8 @@ func TestReviewDecisions(t *testing.T) {
 			require.Equal(t, f.clock.Now(), id.UpdatedAt)
 			require.Equal(t, created, id.CreatedAt)
 			if tt.status == identity.StatusActive {
-				require.Equal(t, map[string]any{"nationality": "GH"}, id.Claims)
+				require.Equal(t, "GH", id.Claims["nationality"])
+				require.Equal(t, true, id.Claims["is_adult"])
 			} else {
 				require.Nil(t, id.Claims)
 			}

@@ -19,7 +19,7 @@ func BenchmarkBind(b *testing.B) {
 	f := newFixture(b, sandbox.RSA2048)
 	doc := f.issueDocument(b, f.ds, mrzFields(docNumber))
 	req := doc.request(f.liveness(b, veriland.Sandbox, holderA, "L2"))
-	req.FaceTemplate = binding.EncodeTemplate(template(512, 0))
+	req.LiveFaceTemplate = binding.EncodeTemplate(template(512, 0))
 	req.ChipFaceTemplate = binding.EncodeTemplate(template(512, 0.05))
 	f.svc.OnEvent = nil
 	h := holder(holderA, veriland.Sandbox)

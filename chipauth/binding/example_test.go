@@ -85,8 +85,8 @@ func Example() {
 	sod, _ := sandbox.BuildSOD(ds, map[int][]byte{1: dg1}, crypto.SHA256, sandbox.ECDSA, sandbox.SODOptions{})
 
 	res, err := svc.Bind(ctx, veriland.Sandbox, holder, binding.Request{
-		SOD:                   base64.StdEncoding.EncodeToString(sod),
-		DataGroups:            map[string]string{"1": base64.StdEncoding.EncodeToString(dg1)},
+		SODBase64:             base64.StdEncoding.EncodeToString(sod),
+		DataGroups:            []binding.DataGroup{{Number: 1, ContentBase64: base64.StdEncoding.EncodeToString(dg1)}},
 		LivenessAttestationID: passLiveness(holder.Subject),
 	})
 	if err != nil {
@@ -99,8 +99,8 @@ func Example() {
 	other := holder
 	other.Subject = "did:veriland:BBBBBBBBBBBBBBBBBBBBBB"
 	_, err = svc.Bind(ctx, veriland.Sandbox, other, binding.Request{
-		SOD:                   base64.StdEncoding.EncodeToString(sod),
-		DataGroups:            map[string]string{"1": base64.StdEncoding.EncodeToString(dg1)},
+		SODBase64:             base64.StdEncoding.EncodeToString(sod),
+		DataGroups:            []binding.DataGroup{{Number: 1, ContentBase64: base64.StdEncoding.EncodeToString(dg1)}},
 		LivenessAttestationID: passLiveness(other.Subject),
 	})
 	fmt.Println(veriland.CodeOf(err))

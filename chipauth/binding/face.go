@@ -55,7 +55,7 @@ func decodeTemplate(pointer, s string) ([]float32, *veriland.Error) {
 }
 
 // EncodeTemplate returns v as the base64 (standard alphabet, padded)
-// little-endian float32 vector that Request.FaceTemplate and
+// little-endian float32 vector that Request.LiveFaceTemplate and
 // Request.ChipFaceTemplate carry. It is what a client library or test writes.
 func EncodeTemplate(v []float32) string {
 	b := make([]byte, 4*len(v))

@@ -177,10 +177,10 @@ func (f *fixture) issueDocument(t testing.TB, ds *sandbox.DS, fields sandbox.MRZ
 // request is the body for doc with the given liveness attestation.
 func (d document) request(livenessID string) binding.Request {
 	return binding.Request{
-		SOD: base64.StdEncoding.EncodeToString(d.sod),
-		DataGroups: map[string]string{
-			"1": base64.StdEncoding.EncodeToString(d.dg1),
-			"2": base64.RawURLEncoding.EncodeToString(d.dg2),
+		SODBase64: base64.StdEncoding.EncodeToString(d.sod),
+		DataGroups: []binding.DataGroup{
+			{Number: 1, ContentBase64: base64.StdEncoding.EncodeToString(d.dg1)},
+			{Number: 2, ContentBase64: base64.RawURLEncoding.EncodeToString(d.dg2)},
 		},
 		LivenessAttestationID: livenessID,
 	}

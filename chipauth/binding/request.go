@@ -21,41 +21,55 @@ const (
 	MaxDataGroupSize = 1 << 20
 )
 
-// Request is the body of POST /identity/chip-verify:
+// Request is the body of POST /identity/chip-verify, as seed 001 §2 gives it:
 //
-//	{"sod": "<base64 EF.SOD>",
-//	 "dataGroups": {"1": "<base64 DG1>", "2": "<base64 DG2>", …},
+//	{"sodBase64": "<base64 EF.SOD>",
+//	 "dataGroups": [{"number": 1, "contentBase64": "<base64 DG1>"},
+//	                {"number": 2, "contentBase64": "<base64 DG2>"}, …],
 //	 "livenessAttestationId": "att_…",
-//	 "faceTemplate": "<base64 float32 LE>",       (optional)
+//	 "liveFaceTemplate": "<base64 float32 LE>",   (optional)
 //	 "chipFaceTemplate": "<base64 float32 LE>"}   (optional)
 //
 // Binary members are base64, standard or URL alphabet, padded or not. The data
-// groups are the files exactly as read from the chip; DG1 is required, and every
-// data group sent is checked against the SOD. The two face templates are the
-// embeddings the holder's device computed from the live capture and from the DG2
-// image; they are compared and discarded, never stored.
+// groups are the files exactly as read from the chip, each number at most once;
+// group 1 is required, group 2 is required for a face match, and every data group
+// sent is checked against the SOD. The two face templates are the embeddings the
+// holder's device computed from the live capture and from the DG2 image; they are
+// compared and discarded, never stored.
+//
+// Mode: both templates → PA_FACE (cosine similarity at least the threshold, else
+// face_mismatch); otherwise PA_ONLY. A single template is shape-checked like any
+// member (400 when malformed) and then ignored: the binding is PA_ONLY, as the
+// seed says "when a template is absent".
 type Request struct {
-	// SOD is EF.SOD, with or without its 0x77 application tag.
-	SOD string `json:"sod"`
-	// DataGroups maps data group numbers "1".."16" (decimal, no leading zero) to
-	// the data group files.
-	DataGroups map[string]string `json:"dataGroups"`
+	// SODBase64 is EF.SOD, with or without its 0x77 application tag.
+	SODBase64 string `json:"sodBase64"`
+	// DataGroups are the data groups read from the chip; group 1 is required.
+	DataGroups []DataGroup `json:"dataGroups"`
 	// LivenessAttestationID names the holder's LIVENESS attestation that gates the
 	// binding.
 	LivenessAttestationID string `json:"livenessAttestationId"`
-	// FaceTemplate is the face embedding of the live capture: little-endian float32
-	// values, 64..2048 of them.
-	FaceTemplate string `json:"faceTemplate,omitempty"`
+	// LiveFaceTemplate is the face embedding of the live capture: little-endian
+	// float32 values, 64..2048 of them.
+	LiveFaceTemplate string `json:"liveFaceTemplate,omitempty"`
 	// ChipFaceTemplate is the face embedding the device computed from DG2, of the
-	// same dimension as FaceTemplate.
+	// same dimension as LiveFaceTemplate.
 	ChipFaceTemplate string `json:"chipFaceTemplate,omitempty"`
+}
+
+// DataGroup is one data group file read from the chip.
+type DataGroup struct {
+	// Number is the data group number, 1 to 16.
+	Number int `json:"number"`
+	// ContentBase64 is the file (tag, length and value) as read, in base64.
+	ContentBase64 string `json:"contentBase64"`
 }
 
 // String redacts everything but sizes and the liveness attestation id: the data
 // groups hold the MRZ and the facial image.
 func (r Request) String() string {
-	return fmt.Sprintf("binding.Request{SOD:[%d chars] DataGroups:%v LivenessAttestationID:%s FaceTemplate:[%d chars] ChipFaceTemplate:[%d chars]}",
-		len(r.SOD), r.dataGroupNames(), r.LivenessAttestationID, len(r.FaceTemplate), len(r.ChipFaceTemplate))
+	return fmt.Sprintf("binding.Request{SODBase64:[%d chars] DataGroups:%v LivenessAttestationID:%s LiveFaceTemplate:[%d chars] ChipFaceTemplate:[%d chars]}",
+		len(r.SODBase64), r.dataGroupNumbers(), r.LivenessAttestationID, len(r.LiveFaceTemplate), len(r.ChipFaceTemplate))
 }
 
 // GoString redacts like String.
@@ -64,20 +78,28 @@ func (r Request) GoString() string { return r.String() }
 // LogValue redacts like String, for log/slog.
 func (r Request) LogValue() slog.Value {
 	return slog.GroupValue(
-		slog.Int("sodChars", len(r.SOD)),
-		slog.Any("dataGroups", r.dataGroupNames()),
+		slog.Int("sodChars", len(r.SODBase64)),
+		slog.Any("dataGroups", r.dataGroupNumbers()),
 		slog.String("livenessAttestationId", r.LivenessAttestationID),
-		slog.Bool("faceTemplates", r.FaceTemplate != "" && r.ChipFaceTemplate != ""),
+		slog.Bool("faceTemplates", r.LiveFaceTemplate != "" && r.ChipFaceTemplate != ""),
 	)
 }
 
-func (r Request) dataGroupNames() []string {
-	names := make([]string, 0, len(r.DataGroups))
-	for k := range r.DataGroups {
-		names = append(names, k)
+// String redacts the content.
+func (g DataGroup) String() string {
+	return fmt.Sprintf("binding.DataGroup{Number:%d ContentBase64:[%d chars]}", g.Number, len(g.ContentBase64))
+}
+
+// GoString redacts like String.
+func (g DataGroup) GoString() string { return g.String() }
+
+func (r Request) dataGroupNumbers() []int {
+	out := make([]int, 0, len(r.DataGroups))
+	for _, g := range r.DataGroups {
+		out = append(out, g.Number)
 	}
-	slices.Sort(names)
-	return names
+	slices.Sort(out)
+	return out
 }
 
 // Validate checks the shape of every member without verifying anything, and
@@ -101,38 +123,44 @@ func (r Request) decode() (*decoded, error) {
 	var errs veriland.Errors
 	d := &decoded{dataGroups: map[int][]byte{}, livenessID: r.LivenessAttestationID}
 
-	switch b, err := decodeBase64(r.SOD); {
-	case r.SOD == "":
-		errs = append(errs, veriland.Invalid("/sod", "sod is required"))
+	switch b, err := decodeBase64(r.SODBase64); {
+	case r.SODBase64 == "":
+		errs = append(errs, veriland.Invalid("/sodBase64", "sodBase64 is required"))
 	case err != nil:
-		errs = append(errs, veriland.Invalid("/sod", "sod must be base64"))
+		errs = append(errs, veriland.Invalid("/sodBase64", "sodBase64 must be base64"))
 	case len(b) > MaxSODSize:
-		errs = append(errs, veriland.Invalid("/sod", "sod must be at most %d bytes", MaxSODSize))
+		errs = append(errs, veriland.Invalid("/sodBase64", "sodBase64 must be at most %d bytes", MaxSODSize))
 	default:
 		d.sod = b
 	}
 
 	if len(r.DataGroups) == 0 {
-		errs = append(errs, veriland.Invalid("/dataGroups", "dataGroups is required and must hold DG1"))
+		errs = append(errs, veriland.Invalid("/dataGroups", "dataGroups must hold at least group 1"))
 	}
-	for _, name := range r.dataGroupNames() {
-		ptr := "/dataGroups/" + escapePointer(name)
-		n, ok := dataGroupNumber(name)
-		if !ok {
-			errs = append(errs, veriland.Invalid(ptr, "data group numbers are \"1\" to \"16\""))
-			continue
+	seen := map[int]bool{}
+	for i, g := range r.DataGroups {
+		ptr := "/dataGroups/" + strconv.Itoa(i)
+		switch {
+		case g.Number < 1 || g.Number > 16:
+			errs = append(errs, veriland.Invalid(ptr+"/number", "number must be a data group number from 1 to 16"))
+		case seen[g.Number]:
+			errs = append(errs, veriland.Invalid(ptr+"/number", "data group %d is given more than once", g.Number))
 		}
-		switch b, err := decodeBase64(r.DataGroups[name]); {
+		valid := g.Number >= 1 && g.Number <= 16 && !seen[g.Number]
+		if g.Number >= 1 && g.Number <= 16 {
+			seen[g.Number] = true
+		}
+		switch b, err := decodeBase64(g.ContentBase64); {
 		case err != nil || len(b) == 0:
-			errs = append(errs, veriland.Invalid(ptr, "data group %d must be non-empty base64", n))
+			errs = append(errs, veriland.Invalid(ptr+"/contentBase64", "contentBase64 must be non-empty base64"))
 		case len(b) > MaxDataGroupSize:
-			errs = append(errs, veriland.Invalid(ptr, "data group %d must be at most %d bytes", n, MaxDataGroupSize))
-		default:
-			d.dataGroups[n] = b
+			errs = append(errs, veriland.Invalid(ptr+"/contentBase64", "a data group must be at most %d bytes", MaxDataGroupSize))
+		case valid:
+			d.dataGroups[g.Number] = b
 		}
 	}
-	if _, ok := r.DataGroups["1"]; len(r.DataGroups) > 0 && !ok {
-		errs = append(errs, veriland.Invalid("/dataGroups/1", "DG1 is required"))
+	if len(r.DataGroups) > 0 && !seen[1] {
+		errs = append(errs, veriland.Invalid("/dataGroups", "dataGroups must hold group 1 (the MRZ)"))
 	}
 
 	switch {
@@ -142,7 +170,7 @@ func (r Request) decode() (*decoded, error) {
 		errs = append(errs, veriland.Invalid("/livenessAttestationId", "livenessAttestationId must be an attestation id (att_…)"))
 	}
 
-	face, faceErr := decodeTemplate("/faceTemplate", r.FaceTemplate)
+	face, faceErr := decodeTemplate("/liveFaceTemplate", r.LiveFaceTemplate)
 	chip, chipErr := decodeTemplate("/chipFaceTemplate", r.ChipFaceTemplate)
 	for _, e := range []*veriland.Error{faceErr, chipErr} {
 		if e != nil {
@@ -150,11 +178,15 @@ func (r Request) decode() (*decoded, error) {
 		}
 	}
 	if face != nil && chip != nil {
-		if len(face) != len(chip) {
+		switch {
+		case len(face) != len(chip):
 			errs = append(errs, veriland.Invalid("/chipFaceTemplate",
-				"chipFaceTemplate has %d values but faceTemplate has %d", len(chip), len(face)).
+				"chipFaceTemplate has %d values but liveFaceTemplate has %d", len(chip), len(face)).
 				WithMeta("dimension", len(chip)).WithMeta("expected", len(face)))
-		} else {
+		case len(r.DataGroups) > 0 && !seen[2]:
+			errs = append(errs, veriland.Invalid("/dataGroups",
+				"a face match needs group 2 (the facial image the chip template was computed from)"))
+		default:
 			d.face, d.chipFace = face, chip
 		}
 	}
@@ -162,19 +194,6 @@ func (r Request) decode() (*decoded, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-// dataGroupNumber parses "1".."16", refusing signs, spaces and leading zeros so
-// that two members can never name the same data group.
-func dataGroupNumber(s string) (int, bool) {
-	if s == "" || s[0] == '0' || len(s) > 2 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > 16 || strconv.Itoa(n) != s {
-		return 0, false
-	}
-	return n, true
 }
 
 // decodeBase64 accepts the standard and the URL alphabet, padded or not. It does
@@ -194,9 +213,4 @@ func decodeBase64(s string) ([]byte, error) {
 		enc = base64.RawStdEncoding
 	}
 	return enc.Strict().DecodeString(s)
-}
-
-// escapePointer escapes a JSON pointer reference token (RFC 6901).
-func escapePointer(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

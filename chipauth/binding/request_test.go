@@ -18,11 +18,13 @@ const liveID = "att_abcdefghijklmnopqrstuvwxyz"
 
 func validRequest() Request {
 	return Request{
-		SOD:                   base64.StdEncoding.EncodeToString([]byte{0x77, 0x03, 1, 2, 3}),
-		DataGroups:            map[string]string{"1": base64.StdEncoding.EncodeToString([]byte{0x61, 0x00})},
+		SODBase64:             base64.StdEncoding.EncodeToString([]byte{0x77, 0x03, 1, 2, 3}),
+		DataGroups:            []DataGroup{{Number: 1, ContentBase64: base64.StdEncoding.EncodeToString([]byte{0x61, 0x00})}},
 		LivenessAttestationID: liveID,
 	}
 }
+
+func dg(n int, content string) DataGroup { return DataGroup{Number: n, ContentBase64: content} }
 
 func floats(n int, f func(i int) float32) string {
 	b := make([]byte, 4*n)
@@ -43,19 +45,33 @@ func TestRequestDecode(t *testing.T) {
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		r := validRequest()
 		payload := []byte{0xfb, 0xff, 0xfe, 0x01}
-		r.DataGroups["2"] = enc.EncodeToString(payload)
+		r.DataGroups = append(r.DataGroups, dg(2, enc.EncodeToString(payload)))
 		d, err := r.decode()
 		require.NoError(t, err)
 		assert.Equal(t, payload, d.dataGroups[2])
 	}
 
 	r := validRequest()
-	r.FaceTemplate = floats(64, func(i int) float32 { return float32(i + 1) })
+	r.DataGroups = append(r.DataGroups, dg(2, "dQA"))
+	r.LiveFaceTemplate = floats(64, func(i int) float32 { return float32(i + 1) })
 	r.ChipFaceTemplate = floats(64, func(i int) float32 { return float32(i + 2) })
 	d, err = r.decode()
 	require.NoError(t, err)
 	assert.Len(t, d.face, 64)
 	assert.Len(t, d.chipFace, 64)
+
+	// One template alone: shape-checked, then PA_ONLY (no comparison).
+	for _, one := range []func(r *Request){
+		func(r *Request) { r.ChipFaceTemplate = "" },
+		func(r *Request) { r.LiveFaceTemplate = "" },
+	} {
+		single := r
+		one(&single)
+		d, err = single.decode()
+		require.NoError(t, err)
+		assert.Nil(t, d.face)
+		assert.Nil(t, d.chipFace)
+	}
 }
 
 func TestRequestValidation(t *testing.T) {
@@ -64,36 +80,45 @@ func TestRequestValidation(t *testing.T) {
 		edit    func(r *Request)
 		pointer string
 	}{
-		{"no sod", func(r *Request) { r.SOD = "" }, "/sod"},
-		{"sod not base64", func(r *Request) { r.SOD = "a*b=" }, "/sod"},
-		{"sod mixed alphabets", func(r *Request) { r.SOD = "ab+_" }, "/sod"},
-		{"sod too large", func(r *Request) { r.SOD = base64.StdEncoding.EncodeToString(make([]byte, MaxSODSize+1)) }, "/sod"},
+		{"no sod", func(r *Request) { r.SODBase64 = "" }, "/sodBase64"},
+		{"sod not base64", func(r *Request) { r.SODBase64 = "a*b=" }, "/sodBase64"},
+		{"sod mixed alphabets", func(r *Request) { r.SODBase64 = "ab+_" }, "/sodBase64"},
+		{"sod too large", func(r *Request) { r.SODBase64 = base64.StdEncoding.EncodeToString(make([]byte, MaxSODSize+1)) }, "/sodBase64"},
 		{"no data groups", func(r *Request) { r.DataGroups = nil }, "/dataGroups"},
-		{"no DG1", func(r *Request) { r.DataGroups = map[string]string{"2": "AA"} }, "/dataGroups/1"},
-		{"DG0", func(r *Request) { r.DataGroups["0"] = "AA" }, "/dataGroups/0"},
-		{"DG17", func(r *Request) { r.DataGroups["17"] = "AA" }, "/dataGroups/17"},
-		{"leading zero", func(r *Request) { r.DataGroups["02"] = "AA" }, "/dataGroups/02"},
-		{"signed", func(r *Request) { r.DataGroups["+2"] = "AA" }, "/dataGroups/+2"},
-		{"name with slash", func(r *Request) { r.DataGroups["a/b~"] = "AA" }, "/dataGroups/a~1b~0"},
-		{"empty DG", func(r *Request) { r.DataGroups["1"] = "" }, "/dataGroups/1"},
-		{"DG not base64", func(r *Request) { r.DataGroups["1"] = "%%%" }, "/dataGroups/1"},
+		{"empty data groups", func(r *Request) { r.DataGroups = []DataGroup{} }, "/dataGroups"},
+		{"no DG1", func(r *Request) { r.DataGroups = []DataGroup{dg(2, "AA")} }, "/dataGroups"},
+		{"DG0", func(r *Request) { r.DataGroups = append(r.DataGroups, dg(0, "AA")) }, "/dataGroups/1/number"},
+		{"DG17", func(r *Request) { r.DataGroups = append(r.DataGroups, dg(17, "AA")) }, "/dataGroups/1/number"},
+		{"negative", func(r *Request) { r.DataGroups = append(r.DataGroups, dg(-2, "AA")) }, "/dataGroups/1/number"},
+		{"duplicate", func(r *Request) { r.DataGroups = append(r.DataGroups, dg(2, "AA"), dg(2, "AB")) }, "/dataGroups/2/number"},
+		{"duplicate DG1", func(r *Request) { r.DataGroups = append(r.DataGroups, r.DataGroups[0]) }, "/dataGroups/1/number"},
+		{"empty DG", func(r *Request) { r.DataGroups[0].ContentBase64 = "" }, "/dataGroups/0/contentBase64"},
+		{"DG not base64", func(r *Request) { r.DataGroups[0].ContentBase64 = "%%%" }, "/dataGroups/0/contentBase64"},
+		{"DG too large", func(r *Request) {
+			r.DataGroups[0].ContentBase64 = base64.StdEncoding.EncodeToString(make([]byte, MaxDataGroupSize+1))
+		}, "/dataGroups/0/contentBase64"},
 		{"no liveness", func(r *Request) { r.LivenessAttestationID = "" }, "/livenessAttestationId"},
 		{"liveness not an id", func(r *Request) { r.LivenessAttestationID = "vrq_abcdefghijklmnopqrstuvwxyz" }, "/livenessAttestationId"},
-		{"template not base64", func(r *Request) { r.FaceTemplate = "!!" }, "/faceTemplate"},
-		{"template odd bytes", func(r *Request) { r.FaceTemplate = base64.StdEncoding.EncodeToString(make([]byte, 257)) }, "/faceTemplate"},
-		{"template too short", func(r *Request) { r.FaceTemplate = floats(63, func(int) float32 { return 1 }) }, "/faceTemplate"},
+		{"template not base64", func(r *Request) { r.LiveFaceTemplate = "!!" }, "/liveFaceTemplate"},
+		{"template odd bytes", func(r *Request) { r.LiveFaceTemplate = base64.StdEncoding.EncodeToString(make([]byte, 257)) }, "/liveFaceTemplate"},
+		{"template too short", func(r *Request) { r.LiveFaceTemplate = floats(63, func(int) float32 { return 1 }) }, "/liveFaceTemplate"},
 		{"template too long", func(r *Request) { r.ChipFaceTemplate = floats(2049, func(int) float32 { return 1 }) }, "/chipFaceTemplate"},
 		{"template NaN", func(r *Request) {
-			r.FaceTemplate = floats(64, func(i int) float32 { return float32(math.NaN()) })
-		}, "/faceTemplate"},
+			r.LiveFaceTemplate = floats(64, func(i int) float32 { return float32(math.NaN()) })
+		}, "/liveFaceTemplate"},
 		{"template Inf", func(r *Request) {
 			r.ChipFaceTemplate = floats(64, func(i int) float32 { return float32(math.Inf(-1)) })
 		}, "/chipFaceTemplate"},
-		{"template zero", func(r *Request) { r.FaceTemplate = floats(64, func(int) float32 { return 0 }) }, "/faceTemplate"},
+		{"template zero", func(r *Request) { r.LiveFaceTemplate = floats(64, func(int) float32 { return 0 }) }, "/liveFaceTemplate"},
 		{"dimension mismatch", func(r *Request) {
-			r.FaceTemplate = floats(64, func(int) float32 { return 1 })
+			r.DataGroups = append(r.DataGroups, dg(2, "AA"))
+			r.LiveFaceTemplate = floats(64, func(int) float32 { return 1 })
 			r.ChipFaceTemplate = floats(65, func(int) float32 { return 1 })
 		}, "/chipFaceTemplate"},
+		{"face match without DG2", func(r *Request) {
+			r.LiveFaceTemplate = floats(64, func(int) float32 { return 1 })
+			r.ChipFaceTemplate = floats(64, func(int) float32 { return 1 })
+		}, "/dataGroups"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,10 +142,11 @@ func TestRequestValidation(t *testing.T) {
 
 func TestRequestStringRedacts(t *testing.T) {
 	r := validRequest()
-	r.FaceTemplate = "SECRETFACE"
-	for _, s := range []string{r.String(), fmt.Sprintf("%#v", r), fmt.Sprintf("%+v", r), r.LogValue().String()} {
-		assert.NotContains(t, s, r.SOD)
-		assert.NotContains(t, s, r.DataGroups["1"])
+	r.LiveFaceTemplate = "SECRETFACE"
+	for _, s := range []string{r.String(), fmt.Sprintf("%#v", r), fmt.Sprintf("%+v", r), r.LogValue().String(),
+		fmt.Sprint(r.DataGroups), fmt.Sprintf("%#v", r.DataGroups[0])} {
+		assert.NotContains(t, s, r.SODBase64)
+		assert.NotContains(t, s, r.DataGroups[0].ContentBase64)
 		assert.NotContains(t, s, "SECRETFACE")
 	}
 }
@@ -141,16 +167,20 @@ func TestCosineSimilarity(t *testing.T) {
 
 // FuzzRequestDecode feeds arbitrary members to the decoder: it must never panic,
 // must either fail with validation_failed errors that carry a pointer or succeed
-// with a DG1, and every template it accepts must be finite and of a legal dimension.
+// with a DG1 and no duplicate, and every template it accepts must be finite and of
+// a legal dimension, with DG2 present.
 func FuzzRequestDecode(f *testing.F) {
 	r := validRequest()
-	f.Add(r.SOD, r.DataGroups["1"], "2", "AA==", liveID, "", "")
-	f.Add("d3", "YQA", "16", "_-8", liveID, floats(64, func(i int) float32 { return float32(i) }),
+	f.Add(r.SODBase64, 1, r.DataGroups[0].ContentBase64, 2, "AA==", liveID, "", "")
+	f.Add("d3", 1, "YQA", 16, "_-8", liveID, floats(64, func(i int) float32 { return float32(i) }),
 		floats(64, func(i int) float32 { return float32(-i) }))
-	f.Add("", "", "01", "A", "att_", "AAAA", "////")
-	f.Fuzz(func(t *testing.T, sod, dg1, name, dg, live, face, chip string) {
-		req := Request{SOD: sod, DataGroups: map[string]string{"1": dg1, name: dg},
-			LivenessAttestationID: live, FaceTemplate: face, ChipFaceTemplate: chip}
+	f.Add("d3", 1, "YQA", 2, "dQA", liveID, floats(64, func(i int) float32 { return float32(i + 1) }),
+		floats(64, func(i int) float32 { return float32(i) }))
+	f.Add("", 0, "", 1, "A", "att_", "AAAA", "////")
+	f.Add("d3", 1, "YQA", 1, "YQA", liveID, "", "")
+	f.Fuzz(func(t *testing.T, sod string, n1 int, dg1 string, n2 int, dg string, live, face, chip string) {
+		req := Request{SODBase64: sod, DataGroups: []DataGroup{{n1, dg1}, {n2, dg}},
+			LivenessAttestationID: live, LiveFaceTemplate: face, ChipFaceTemplate: chip}
 		d, err := req.decode()
 		if err != nil {
 			var list veriland.Errors
@@ -171,8 +201,14 @@ func FuzzRequestDecode(f *testing.F) {
 		if len(d.dataGroups[1]) == 0 || len(d.sod) == 0 {
 			t.Fatal("decoded without DG1 or SOD")
 		}
+		if n1 == n2 {
+			t.Fatal("a duplicate data group was accepted")
+		}
 		if (d.face == nil) != (d.chipFace == nil) || len(d.face) != len(d.chipFace) {
 			t.Fatal("templates decoded unevenly")
+		}
+		if d.face != nil && len(d.dataGroups[2]) == 0 {
+			t.Fatal("a face match without DG2")
 		}
 		for _, v := range [][]float32{d.face, d.chipFace} {
 			if v == nil {

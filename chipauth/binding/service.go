@@ -50,6 +50,11 @@ type Service struct {
 	// Attestations issues the CHIP_BINDING attestations and lists the holder's
 	// LIVENESS ones.
 	Attestations Attestations
+	// Identities, when set, receives the claims derived from each bound document's
+	// DG1 (nationality, document_country, document_type, age predicates,
+	// chip_bound), recorded on the holder's identity in the binding's transaction.
+	// nil records none. The reference server passes its *identity.Service.
+	Identities Identities
 	// Liveness, when set, is consulted after the liveness attestation named in the
 	// request qualified, with LivenessMinLevel and the maximum age.
 	Liveness LivenessGate
@@ -136,7 +141,8 @@ func (s *Service) check(env veriland.Environment, holder veriland.Principal) err
 //     cosine similarity at least FaceThreshold (face_mismatch, 422, with Meta
 //     score and threshold); the document record — a document bound to another
 //     identity is document_already_bound (409); then the CHIP_BINDING attestation,
-//     the record and OnEvent commit together.
+//     the record, the claims derived from DG1 on the holder's identity
+//     (Identities) and OnEvent commit together.
 //
 // Binding a document the holder bound before succeeds again with a new
 // attestation (the earlier ones stay VALID). Caller errors: unauthenticated (no
@@ -198,6 +204,12 @@ func (s *Service) Bind(ctx context.Context, env veriland.Environment, holder ver
 		rec.LastBoundAt, rec.AttestationID, rec.Bindings = now, att.ID, rec.Bindings+1
 		if err := repo.putDocument(doc.key, rec); err != nil {
 			return err
+		}
+		if s.Identities != nil {
+			// A did:pkh holder has no identity record: the binding stands without claims.
+			if _, err := s.Identities.SetChipClaims(ctx, tx, env, holder.Subject, doc.holderClaims()); err != nil {
+				return err
+			}
 		}
 		if s.OnEvent != nil {
 			ev := Event{Env: env, Action: ActionBound, Holder: holder.Subject, AttestationID: att.ID,

@@ -71,7 +71,7 @@ func TestBindPAFace(t *testing.T) {
 	doc := f.issueDocument(t, f.ds, mrzFields(docNumber))
 	live := f.liveness(t, veriland.Sandbox, holderA, "L2")
 	req := doc.request(live)
-	req.FaceTemplate = binding.EncodeTemplate(template(512, 0))
+	req.LiveFaceTemplate = binding.EncodeTemplate(template(512, 0))
 	req.ChipFaceTemplate = binding.EncodeTemplate(template(512, 0.05)) // the same face, seen again
 
 	res, err := f.svc.Bind(ctx, veriland.Sandbox, holder(holderA, veriland.Sandbox), req)
@@ -89,7 +89,7 @@ func TestBindOneTemplateIsPAOnly(t *testing.T) {
 	f := newFixture(t, sandbox.P256)
 	doc := f.issueDocument(t, f.ds, mrzFields(docNumber))
 	req := doc.request(f.liveness(t, veriland.Sandbox, holderA, "L2"))
-	req.FaceTemplate = binding.EncodeTemplate(template(128, 0))
+	req.LiveFaceTemplate = binding.EncodeTemplate(template(128, 0))
 	res, err := f.svc.Bind(ctx, veriland.Sandbox, holder(holderA, veriland.Sandbox), req)
 	require.NoError(t, err)
 	assert.Equal(t, binding.ModePAOnly, res.Mode)
@@ -100,7 +100,7 @@ func TestBindFaceMismatch(t *testing.T) {
 	doc := f.issueDocument(t, f.ds, mrzFields(docNumber))
 	live := f.liveness(t, veriland.Sandbox, holderA, "L2")
 	req := doc.request(live)
-	req.FaceTemplate = binding.EncodeTemplate(template(256, 0))
+	req.LiveFaceTemplate = binding.EncodeTemplate(template(256, 0))
 	req.ChipFaceTemplate = binding.EncodeTemplate(template(256, 1.2)) // another face: cos(1.2) ≈ 0.36
 
 	_, err := f.svc.Bind(ctx, veriland.Sandbox, holder(holderA, veriland.Sandbox), req)
@@ -133,7 +133,7 @@ func TestBindTemplateDimensionMismatch(t *testing.T) {
 	f := newFixture(t, sandbox.P256)
 	doc := f.issueDocument(t, f.ds, mrzFields(docNumber))
 	req := doc.request(f.liveness(t, veriland.Sandbox, holderA, "L2"))
-	req.FaceTemplate = binding.EncodeTemplate(template(128, 0))
+	req.LiveFaceTemplate = binding.EncodeTemplate(template(128, 0))
 	req.ChipFaceTemplate = binding.EncodeTemplate(template(256, 0))
 	_, err := f.svc.Bind(ctx, veriland.Sandbox, holder(holderA, veriland.Sandbox), req)
 	ve := requireCode(t, err, veriland.CodeValidationFailed)
@@ -444,8 +444,9 @@ func TestBindCallerAndConfiguration(t *testing.T) {
 func TestBindValidationErrorsHavePointers(t *testing.T) {
 	f := newFixture(t, sandbox.P256)
 	_, err := f.svc.Bind(ctx, veriland.Sandbox, holder(holderA, veriland.Sandbox), binding.Request{
-		SOD:        "not base64!",
-		DataGroups: map[string]string{"2": base64.StdEncoding.EncodeToString(dg2), "17": "AA=="},
+		SODBase64: "not base64!",
+		DataGroups: []binding.DataGroup{{Number: 2, ContentBase64: base64.StdEncoding.EncodeToString(dg2)},
+			{Number: 17, ContentBase64: "AA=="}},
 	})
 	var list veriland.Errors
 	require.ErrorAs(t, err, &list)
@@ -454,7 +455,7 @@ func TestBindValidationErrorsHavePointers(t *testing.T) {
 		assert.Equal(t, veriland.CodeValidationFailed, e.Code)
 		pointers = append(pointers, e.Pointer)
 	}
-	assert.Equal(t, []string{"/sod", "/dataGroups/17", "/dataGroups/1", "/livenessAttestationId"}, pointers)
+	assert.Equal(t, []string{"/sodBase64", "/dataGroups/1/number", "/dataGroups", "/livenessAttestationId"}, pointers)
 	assert.Empty(t, f.events, "malformed requests are not reported")
 }
 

@@ -25,5 +25,5 @@ func Example() {
 	}
 	sort.Strings(members)
 	fmt.Println(code, members)
-	// Output: 0 [dataGroups livenessAttestationId sod]
+	// Output: 0 [dataGroups livenessAttestationId sodBase64]
 }

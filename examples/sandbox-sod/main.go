@@ -212,10 +212,10 @@ func (o *options) body(ds *sandbox.DS) (*binding.Request, error) {
 		return nil, err
 	}
 	req := &binding.Request{
-		SOD: base64.StdEncoding.EncodeToString(sod),
-		DataGroups: map[string]string{
-			"1": base64.StdEncoding.EncodeToString(dg1),
-			"2": base64.StdEncoding.EncodeToString(dg2),
+		SODBase64: base64.StdEncoding.EncodeToString(sod),
+		DataGroups: []binding.DataGroup{
+			{Number: 1, ContentBase64: base64.StdEncoding.EncodeToString(dg1)},
+			{Number: 2, ContentBase64: base64.StdEncoding.EncodeToString(dg2)},
 		},
 		LivenessAttestationID: o.liveness,
 	}
@@ -224,7 +224,7 @@ func (o *options) body(ds *sandbox.DS) (*binding.Request, error) {
 	}
 	if o.faceDim > 0 {
 		live, chip := faceTemplates(o.faceDim, o.faceMismatch)
-		req.FaceTemplate, req.ChipFaceTemplate = binding.EncodeTemplate(live), binding.EncodeTemplate(chip)
+		req.LiveFaceTemplate, req.ChipFaceTemplate = binding.EncodeTemplate(live), binding.EncodeTemplate(chip)
 	}
 	return req, nil
 }

@@ -51,7 +51,8 @@ func TestNewPairSavedAndVerifiable(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	req := decodeBody(t, out)
 	assert.Equal(t, LivenessPlaceholder, req.LivenessAttestationID)
-	assert.Empty(t, req.FaceTemplate)
+	assert.Empty(t, req.LiveFaceTemplate)
+	assert.Equal(t, []int{1, 2}, []int{req.DataGroups[0].Number, req.DataGroups[1].Number})
 	err := req.Validate()
 	var ve *veriland.Error
 	require.ErrorAs(t, err, &ve, "only the placeholder is invalid")
@@ -66,9 +67,9 @@ func TestNewPairSavedAndVerifiable(t *testing.T) {
 	_, err = trust.AddCertificates(pem)
 	require.NoError(t, err)
 
-	sod, _ := base64.StdEncoding.DecodeString(req.SOD)
-	dg1, _ := base64.StdEncoding.DecodeString(req.DataGroups["1"])
-	dg2, _ := base64.StdEncoding.DecodeString(req.DataGroups["2"])
+	sod, _ := base64.StdEncoding.DecodeString(req.SODBase64)
+	dg1, _ := base64.StdEncoding.DecodeString(req.DataGroups[0].ContentBase64)
+	dg2, _ := base64.StdEncoding.DecodeString(req.DataGroups[1].ContentBase64)
 	res, err := chipauth.Verify(sod, map[int][]byte{1: dg1, 2: dg2}, trust, chipauth.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "SHA-384", res.DigestAlgorithm)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -24,6 +26,8 @@ import (
 	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/httpserver"
 	"github.com/veriland/veriland/httpserver/auth"
+	"github.com/veriland/veriland/httpserver/webhook"
+	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/bolt"
 )
@@ -37,6 +41,7 @@ func main() {
 
 type options struct {
 	data, addr, origin, trustDir, rateLimit, logLevel string
+	kycURL, kycSecret                                 string
 	chainID                                           uint64
 	mint                                              bool
 	role, env, sub, acct                              string
@@ -53,6 +58,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.trustDir, "trust-dir", envOr("VERILAND_TRUST_DIR", ""), "directory of CSCA certificates and ICAO master lists")
 	fs.StringVar(&o.rateLimit, "rate-limit", envOr("VERILAND_RATE_LIMIT", "on"), "rate limiting: on or off")
 	fs.StringVar(&o.logLevel, "log-level", envOr("VERILAND_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	fs.StringVar(&o.kycURL, "kyc-url", envOr("VERILAND_KYC_URL", ""), "PRODUCTION KYC provider endpoint (https; signed requests, identity.HTTPKYC); without it PRODUCTION issuance answers 503")
+	fs.StringVar(&o.kycSecret, "kyc-secret", envOr("VERILAND_KYC_SECRET", ""), "with -kyc-url: the secret shared with the KYC provider, whsec_<base64>; it signs requests and verifies its kyc.completed webhooks")
 	chain, err := strconv.ParseUint(envOr("VERILAND_CHAIN_ID", "1"), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("VERILAND_CHAIN_ID: %w", err)
@@ -76,7 +83,66 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.chainID == 0 {
 		return nil, fmt.Errorf("-chain-id must be positive")
 	}
+	if err := o.checkKYC(); err != nil {
+		return nil, err
+	}
 	return o, nil
+}
+
+// checkKYC validates -kyc-url and -kyc-secret: both or neither; an https URL (http
+// only for a loopback host, for local testing); a whsec_ secret.
+func (o *options) checkKYC() error {
+	if o.kycURL == "" && o.kycSecret == "" {
+		return nil
+	}
+	if o.kycURL == "" || o.kycSecret == "" {
+		return fmt.Errorf("-kyc-url and -kyc-secret (VERILAND_KYC_URL, VERILAND_KYC_SECRET) go together")
+	}
+	u, err := url.Parse(o.kycURL)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname()))) {
+		return fmt.Errorf("-kyc-url must be an https URL (http only on a loopback host)")
+	}
+	if _, err := webhook.ParseSecret(o.kycSecret); err != nil {
+		return fmt.Errorf("-kyc-secret: %w", err) // the message never repeats the secret
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// kycKeys configures the KYC provider: the sandbox provider for SANDBOX and, with
+// -kyc-url, identity.HTTPKYC for PRODUCTION together with the inbound "kyc" webhook
+// provider (POST /v1/webhooks/kyc) that delivers its late results. Without -kyc-url,
+// PRODUCTION issuance answers 503 naming the flags to set.
+func kycKeys(o *options, k *httpserver.Keys) error {
+	if o.kycURL == "" {
+		return nil
+	}
+	sec, err := webhook.ParseSecret(o.kycSecret)
+	if err != nil {
+		return err
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(o.kycSecret, webhook.SecretPrefix))
+	if err != nil {
+		raw, err = base64.RawStdEncoding.DecodeString(strings.TrimPrefix(o.kycSecret, webhook.SecretPrefix))
+	}
+	if err != nil {
+		return fmt.Errorf("-kyc-secret: not base64")
+	}
+	k.KYC = identity.KYCByEnvironment{
+		veriland.Sandbox:    identity.SandboxKYC{},
+		veriland.Production: &identity.HTTPKYC{URL: o.kycURL, Secret: raw},
+	}
+	k.WebhookProviders = webhook.Providers{
+		"kyc": {Secrets: []webhook.Secret{sec}, EventTypes: []string{webhook.EventKYCCompleted}},
+	}
+	return nil
 }
 
 func envOr(name, def string) string {
@@ -168,13 +234,21 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		return err
 	}
 
+	keys := httpserver.Keys{Pepper: sec.pepper, IssuerKey: sec.issuerKey,
+		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Sandbox: sandboxChain},
+		Trust:   trust}
+	if err := kycKeys(o, &keys); err != nil {
+		ln.Close()
+		return err
+	}
+	if o.kycURL == "" {
+		logger.Info("no PRODUCTION KYC provider: PRODUCTION identity issuance answers 503 until -kyc-url and -kyc-secret (VERILAND_KYC_URL, VERILAND_KYC_SECRET) are set")
+	}
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID,
 		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"},
-	}, httpserver.Keys{Pepper: sec.pepper, IssuerKey: sec.issuerKey,
-		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Sandbox: sandboxChain},
-		Trust:   trust})
+	}, keys)
 	if err != nil {
 		ln.Close()
 		return err

@@ -18,7 +18,7 @@ func BenchmarkVerify(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		nonce, _, err := svc.NewNonce(ctx, veriland.Sandbox)
+		nonce, _, err := svc.NewNonce(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}

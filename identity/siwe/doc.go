@@ -7,12 +7,13 @@
 // port), its chain id is the configured one, it is not issued in the future or
 // expired, the signature (EIP-191 personal_sign over the exact text; 65 bytes, v 0/1 or
 // 27/28, high s refused, by internal/ethsig) recovers to its address, and its nonce —
-// issued by NewNonce for the same environment, valid 5 minutes — is consumed in one
-// transaction, so that a message logs in once.
+// issued by NewNonce, valid 5 minutes, good for a login into either environment (the
+// login names it) — is consumed in one transaction, so that a message logs in once,
+// into one environment.
 //
 // What it trusts: the configured origin and chain id, never the message's word for
-// them. What it stores: nonces and their expiry, per environment; nothing about the
-// signer. What it does not do: mint the session token, or map the address to an
+// them. What it stores: nonces and their expiry, in global buckets shared by both
+// environments (a nonce is not an environment's record); nothing about the signer. What it does not do: mint the session token, or map the address to an
 // identity — the caller does both, with identity.Service.ByWallet, falling back to
 // identity.PKHDID.
 //

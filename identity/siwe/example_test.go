@@ -33,7 +33,7 @@ func Example() {
 	ctx := context.Background()
 
 	// 1. The server hands out a nonce (POST /auth/siwe/nonce).
-	nonce, expiresAt, _ := svc.NewNonce(ctx, veriland.Sandbox)
+	nonce, expiresAt, _ := svc.NewNonce(ctx)
 	fmt.Println(len(nonce), expiresAt.Sub(now))
 
 	// 2. The wallet signs an EIP-4361 message with it (personal_sign).

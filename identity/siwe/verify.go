@@ -39,7 +39,7 @@ var (
 // Service verifies EIP-4361 wallet logins (SPEC S2.3) and issues their nonces. It is
 // safe for concurrent use.
 type Service struct {
-	// Store keeps the nonces, namespaced per environment.
+	// Store keeps the nonces, in global buckets shared by both environments.
 	Store storage.Store
 	// Origin is the server's public origin, "https://veriland.example" or
 	// "http://127.0.0.1:8080": a message's domain and URI must be on it.
@@ -101,8 +101,9 @@ func (s *Service) skew() time.Duration {
 // Origin; its chain id is ChainID; Issued At and Not Before are not in the future
 // beyond Skew and Expiration Time has not passed; the 65-byte signature (hex, v 0/1 or
 // 27/28, low s) over the EIP-191 personal-sign digest of the exact message recovers to
-// its address; and finally the nonce exists in env and has not expired — it is deleted
-// in the same transaction, so a nonce serves exactly one login.
+// its address; and finally the nonce exists and has not expired — it is deleted in the
+// same transaction, so a nonce serves exactly one login, into either environment (env
+// is the environment the caller logs into; nonces are not tied to one).
 //
 // Errors: validation_failed (malformed message at /message or signature encoding at
 // /signature, environment), unauthenticated (with one of the Err* reasons above as
@@ -155,7 +156,7 @@ func (s *Service) Verify(ctx context.Context, env veriland.Environment, message,
 	if !strings.EqualFold(signer.Hex(), m.Address) {
 		return nil, unauthenticated(ErrSignerMismatch, "signature is not by %s", m.Address)
 	}
-	if err := s.consumeNonce(ctx, env, m.Nonce, now); err != nil {
+	if err := s.consumeNonce(ctx, m.Nonce, now); err != nil {
 		return nil, err
 	}
 	return &Login{

@@ -165,7 +165,7 @@ func TestVerify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			svc, clk := newService(t)
 			ctx := context.Background()
-			nonce, expiresAt, err := svc.NewNonce(ctx, veriland.Sandbox)
+			nonce, expiresAt, err := svc.NewNonce(ctx)
 			require.NoError(t, err)
 			require.Equal(t, clk.Now().Add(siwe.NonceTTL), expiresAt)
 
@@ -222,7 +222,7 @@ func TestVerifyNonceLifecycle(t *testing.T) {
 
 	t.Run("reused nonce", func(t *testing.T) {
 		svc, clk := newService(t)
-		nonce, _, err := svc.NewNonce(ctx, veriland.Sandbox)
+		nonce, _, err := svc.NewNonce(ctx)
 		require.NoError(t, err)
 		text, sig := signed(t, svc, nonce, clk.Now())
 		_, err = svc.Verify(ctx, veriland.Sandbox, text, sig)
@@ -235,7 +235,7 @@ func TestVerifyNonceLifecycle(t *testing.T) {
 	})
 	t.Run("a refused login does not spend the nonce", func(t *testing.T) {
 		svc, clk := newService(t)
-		nonce, _, err := svc.NewNonce(ctx, veriland.Sandbox)
+		nonce, _, err := svc.NewNonce(ctx)
 		require.NoError(t, err)
 		m := message(key, nonce, clk.Now())
 		m.ChainID = 5
@@ -247,7 +247,7 @@ func TestVerifyNonceLifecycle(t *testing.T) {
 	})
 	t.Run("expired nonce is deleted", func(t *testing.T) {
 		svc, clk := newService(t)
-		nonce, _, err := svc.NewNonce(ctx, veriland.Sandbox)
+		nonce, _, err := svc.NewNonce(ctx)
 		require.NoError(t, err)
 		clk.Advance(siwe.NonceTTL - time.Second)
 		text, sig := signed(t, svc, nonce, clk.Now())
@@ -257,19 +257,24 @@ func TestVerifyNonceLifecycle(t *testing.T) {
 		_, err = svc.Verify(ctx, veriland.Sandbox, text, sig)
 		require.ErrorIs(t, err, siwe.ErrUnknownNonce)
 	})
-	t.Run("nonce of the other environment", func(t *testing.T) {
-		svc, clk := newService(t)
-		nonce, _, err := svc.NewNonce(ctx, veriland.Production)
-		require.NoError(t, err)
-		text, sig := signed(t, svc, nonce, clk.Now())
-		_, err = svc.Verify(ctx, veriland.Sandbox, text, sig)
-		require.ErrorIs(t, err, siwe.ErrUnknownNonce)
-		_, err = svc.Verify(ctx, veriland.Production, text, sig)
-		require.NoError(t, err)
+	t.Run("a nonce is good for either environment, once", func(t *testing.T) {
+		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
+			svc, clk := newService(t)
+			nonce, _, err := svc.NewNonce(ctx)
+			require.NoError(t, err)
+			text, sig := signed(t, svc, nonce, clk.Now())
+			_, err = svc.Verify(ctx, env, text, sig)
+			require.NoError(t, err, env)
+			// Spent in one environment: gone for both.
+			for _, other := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
+				_, err = svc.Verify(ctx, other, text, sig)
+				require.ErrorIs(t, err, siwe.ErrUnknownNonce, "%s then %s", env, other)
+			}
+		}
 	})
 	t.Run("concurrent use logs in once", func(t *testing.T) {
 		svc, clk := newService(t)
-		nonce, _, err := svc.NewNonce(ctx, veriland.Sandbox)
+		nonce, _, err := svc.NewNonce(ctx)
 		require.NoError(t, err)
 		text, sig := signed(t, svc, nonce, clk.Now())
 		const n = 16
@@ -291,18 +296,18 @@ func TestVerifyNonceLifecycle(t *testing.T) {
 		svc, clk := newService(t)
 		var nonces []string
 		for range 10 {
-			nonce, _, err := svc.NewNonce(ctx, veriland.Sandbox)
+			nonce, _, err := svc.NewNonce(ctx)
 			require.NoError(t, err)
 			nonces = append(nonces, nonce)
 		}
-		n, err := svc.PurgeExpiredNonces(ctx, veriland.Sandbox, 100)
+		n, err := svc.PurgeExpiredNonces(ctx, 100)
 		require.NoError(t, err)
 		require.Zero(t, n)
 		clk.Advance(siwe.NonceTTL + time.Second)
 		// Each new nonce removes a few expired ones on the way.
-		_, _, err = svc.NewNonce(ctx, veriland.Sandbox)
+		_, _, err = svc.NewNonce(ctx)
 		require.NoError(t, err)
-		n, err = svc.PurgeExpiredNonces(ctx, veriland.Sandbox, 100)
+		n, err = svc.PurgeExpiredNonces(ctx, 100)
 		require.NoError(t, err)
 		require.Equal(t, 10-4, n)
 		text, sig := signed(t, svc, nonces[9], clk.Now())
@@ -327,14 +332,16 @@ func TestVerifyConfiguration(t *testing.T) {
 
 	_, err = svc.Verify(ctx, "STAGING", full, "0x")
 	require.Equal(t, veriland.CodeValidationFailed, veriland.CodeOf(err))
-	_, _, err = svc.NewNonce(ctx, "")
-	require.Equal(t, veriland.CodeValidationFailed, veriland.CodeOf(err))
+	noStore := *svc
+	noStore.Store = nil
+	_, _, err = noStore.NewNonce(ctx)
+	require.Equal(t, veriland.CodeInternal, veriland.CodeOf(err))
 
 	// A local origin with a port, as the reference server runs.
 	local := *svc
 	local.Origin = "http://127.0.0.1:8080/"
 	key := testKey(t, 3)
-	nonce, _, err := local.NewNonce(ctx, veriland.Sandbox)
+	nonce, _, err := local.NewNonce(ctx)
 	require.NoError(t, err)
 	m := message(key, nonce, local.Now())
 	m.Domain, m.URI = "127.0.0.1:8080", "http://127.0.0.1:8080/auth/siwe"
