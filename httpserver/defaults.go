@@ -28,7 +28,9 @@ type Keys struct {
 	// IssuerKey is the secp256k1 key that signs attestations.
 	IssuerKey *ecdsa.PrivateKey
 	// KYC checks new identities; nil uses identity.SandboxKYC, which serves SANDBOX
-	// only (PRODUCTION issuance then answers 503 until a provider is configured).
+	// only (PRODUCTION issuance then answers 503 unavailable naming this setting until
+	// a provider is configured; identity.KYCByEnvironment combines the sandbox
+	// provider with a production one such as identity.HTTPKYC).
 	KYC identity.KYCProvider
 	// DeviceVerifiers check device attestations at enrolment; nil registers MOCK
 	// only (SANDBOX). Register KEY_ATTESTATION, APP_ATTEST and PLAY_INTEGRITY for
@@ -66,7 +68,7 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 	store, now, rnd, log := cfg.Store, cfg.Now, cfg.Rand, cfg.Logger
 	auditLog := &audit.Log{Now: now, Rand: rnd}
 	if k.KYC == nil {
-		k.KYC = identity.SandboxKYC{}
+		k.KYC = identity.SandboxKYC{Now: now}
 	}
 	if k.DeviceVerifiers == nil {
 		k.DeviceVerifiers = deviceattest.Verifiers{deviceattest.Mock: deviceattest.MockVerifier{}}
@@ -97,7 +99,7 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 	if cfg.ChipBinding == nil {
 		trust := k.Trust
 		cfg.ChipBinding = &binding.Service{Store: store, Pepper: k.Pepper, Attestations: cfg.Attestations, Liveness: gate, Now: now,
-			Trust: func(env veriland.Environment) *chipauth.TrustStore { return trust[env] }}
+			Identities: cfg.Identity, Trust: func(env veriland.Environment) *chipauth.TrustStore { return trust[env] }}
 	}
 	if cfg.WebhookSecrets == nil {
 		cfg.WebhookSecrets = &webhook.SecretStore{Store: store, Now: now, Rand: rnd, Audit: auditLog}

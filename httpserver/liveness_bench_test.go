@@ -117,23 +117,29 @@ func BenchmarkLivenessVerifyRoute(b *testing.B) {
 	})
 }
 
-// BenchmarkLivenessDecode compares, on a verification body of 10,000 timestamps,
-// the server's strict decoding (decodeStrict) with the tree-based decoding it
-// replaced (oracleDecodeStrict) and with a plain json.Unmarshal (no member check).
+// BenchmarkLivenessDecode compares, on the seed's verification body with 10,000
+// timestamps in fractional milliseconds, the server's strict decoding (decodeStrict)
+// with the tree-based decoding it replaced (oracleDecodeStrict) and with a plain
+// json.Unmarshal (no member check).
 func BenchmarkLivenessDecode(b *testing.B) {
-	ts := make([]int64, 10000)
+	ts := make(liveness.Timestamps, 10000)
 	for i := range ts {
-		ts[i] = 1795000000000 + int64(i)*10
+		ts[i] = 1795000000000.125 + float64(i)*10.25
 	}
-	f := false
-	x := 0.9
+	f, x, n, d := false, 0.9, 10000.0, 102474.0
 	body, err := json.Marshal(liveness.VerifyRequest{
 		SessionID: "lvs_" + strings.Repeat("a", 26), DevicePublicKey: "0x" + strings.Repeat("ab", 20),
-		AttestationType: "MOCK", Signature: "0x" + strings.Repeat("11", 65), MerkleRoot: "0x" + strings.Repeat("22", 32),
-		FrameTimestamps: ts, Timing: &liveness.Timing{FrameCount: 10000, SessionDurationMs: 99990},
-		Evidence: &liveness.Evidence{ParallaxScore: &x, HueScore: &x}, Camera: &liveness.Camera{VirtualSourceSuspected: &f, PhysicalSensorID: "0"},
+		Attestation: &liveness.DeviceAttestation{Type: "MOCK", Token: "mock-attestation-token"},
+		MerkleRoot:  "0x" + strings.Repeat("22", 32), FrameTimestamps: ts, DeviceSignature: "0x" + strings.Repeat("11", 65),
+		Evidence: &liveness.Evidence{
+			Challenge: &liveness.ChallengeEvidence{HueScore: &x, LatencyMs: &x},
+			Sensor:    &liveness.SensorEvidence{ParallaxScore: &x, IMUCorrelation: &x},
+			Camera:    &liveness.CameraEvidence{PhysicalSensorID: "0", VirtualSourceSuspected: &f},
+			Timing:    &liveness.TimingEvidence{FrameJitterMs: &x, SessionDurationMs: &d, FrameCount: &n},
+		},
 	})
 	require.NoError(b, err)
+	require.Contains(b, string(body), "1795000000000.125,1795000000010.375,")
 	for _, c := range []struct {
 		name   string
 		decode func([]byte, any) error

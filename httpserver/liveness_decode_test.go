@@ -138,6 +138,9 @@ var decodeProbeBodies = []string{
 	`{"camera": {"frame": "AAAA", "physicalSensorId": "x"}, "camera": {"physicalSensorId": "x"}}`,
 	`{"items": [{"x": 1, "x": 2}]}`, `{"na\\me": 1}`, `{"\u00e9": 1, "é": 2}`, "{\"\xff\": 1}",
 	`{"inner": {"x": 1}} `, `{"nums": [1e400]}`, `{"when": "yesterday"}`, `{"when": "yesterday", "zz": 1}`,
+	`{"frameTimestamps": [1, 2.5, 1e3, -0]}`, `{"frameTimestamps": [1, null]}`, `{"frameTimestamps": [1, "2"]}`, `{"frameTimestamps": 5}`,
+	`{"evidence": {"timing": {"frameCount": 1.5, "sessionDurationMs": "x"}, "camera": {"frame": 1}}}`,
+	`{"attestation": {"type": "MOCK", "token": 12345678}}`, `{"evidence": {"sensor": {"imuCorrelation": -1}, "challenge": []}}`,
 }
 
 func sortedErrs(err error) []string {
@@ -241,13 +244,17 @@ func TestDecodeStrictMatchesTreeOracle(t *testing.T) {
 		})
 	}
 	// The liveness privacy rule: nested and top-level extras, each with its pointer.
-	err := decodeStrict([]byte(`{"image":"AAAA","evidence":{"faceEmbedding":[1]},"camera":{"frame":"x"},"frameTimestamps":[1,2]}`), &liveness.VerifyRequest{})
-	require.Equal(t, []string{"unknown_field /camera/frame", "unknown_field /evidence/faceEmbedding", "unknown_field /image"}, sortedErrs(err))
+	err := decodeStrict([]byte(`{"image":"AAAA","evidence":{"faceEmbedding":[1],"camera":{"frame":"x"},"sensor":{"depthMap":"AA"},`+
+		`"challenge":{"faceTemplate":[1]},"timing":{"frames":["AA"]}},"attestation":{"selfie":"AA"},"frameTimestamps":[1,2.5]}`), &liveness.VerifyRequest{})
+	require.Equal(t, []string{"unknown_field /attestation/selfie", "unknown_field /evidence/camera/frame", "unknown_field /evidence/challenge/faceTemplate",
+		"unknown_field /evidence/faceEmbedding", "unknown_field /evidence/sensor/depthMap", "unknown_field /evidence/timing/frames", "unknown_field /image"}, sortedErrs(err))
 	// A repeated member cannot hide one: the tree-based decoder kept only the last
 	// "camera" and let a frame through.
-	body := []byte(`{"camera": {"frame": "AAAA", "virtualSourceSuspected": false, "physicalSensorId": "x"}, "camera": {"virtualSourceSuspected": false, "physicalSensorId": "x"}}`)
+	body := []byte(`{"evidence": {"camera": {"frame": "AAAA", "virtualSourceSuspected": false, "physicalSensorId": "x"}, "camera": {"virtualSourceSuspected": false, "physicalSensorId": "x"}}}`)
 	require.NoError(t, oracleDecodeStrict(body, &liveness.VerifyRequest{}))
-	require.Equal(t, []string{"unknown_field /camera/frame"}, sortedErrs(decodeStrict(body, &liveness.VerifyRequest{})))
+	require.Equal(t, []string{"unknown_field /evidence/camera/frame"}, sortedErrs(decodeStrict(body, &liveness.VerifyRequest{})))
+	// A bad timestamp is named by its index, once.
+	require.Equal(t, []string{"validation_failed /frameTimestamps/3"}, sortedErrs(decodeStrict([]byte(`{"frameTimestamps":[1,2.5,3,"x"]}`), &liveness.VerifyRequest{})))
 }
 
 func FuzzDecodeStrictMatchesTreeOracle(f *testing.F) {

@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	gomath "math"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,12 +60,19 @@ func newLvHolder(t testing.TB, h *harness, name string) *lvHolder {
 	return &lvHolder{wallet: wallet, tok: tok, did: did}
 }
 
-// enroll posts the device's address with a MOCK attestation.
+// lvEnrollBody is the seed's enrolment body for dev on platform with an attestation
+// of type typ carrying token.
+func lvEnrollBody(dev *lvDevice, platform, typ, token string) map[string]any {
+	return map[string]any{
+		"platform": platform, "publicKey": dev.addr.Hex(),
+		"attestation": map[string]any{"type": typ, "token": token},
+	}
+}
+
+// lvEnroll posts the device's address with a MOCK attestation, as an ANDROID phone.
 func (h *harness) lvEnroll(tok string, dev *lvDevice) response {
-	return h.do(request{method: "POST", path: "/liveness/device/enroll", token: tok, body: map[string]any{
-		"publicKey": dev.addr.Hex(), "platform": "ANDROID", "attestationType": "MOCK",
-		"attestationToken": "mock-attestation-token",
-	}})
+	return h.do(request{method: "POST", path: "/liveness/device/enroll", token: tok,
+		body: lvEnrollBody(dev, "ANDROID", "MOCK", "mock-attestation-token")})
 }
 
 // lvSession is the part of POST /liveness/session's answer a device needs.
@@ -104,39 +113,78 @@ type lvProof struct {
 	body map[string]any
 }
 
-// Evidence that clears every level's thresholds (SPEC S4 table).
+// lvGoodEvidence is the seed's evidence object with scores that clear every level's
+// thresholds (SPEC S4 table); timing is filled in by newLvProof.
 func lvGoodEvidence() map[string]any {
-	return map[string]any{"parallaxScore": 0.93, "hueScore": 0.91, "latencyMs": 420.0, "imuCorrelation": 0.82, "frameJitterMs": 9.5}
+	return map[string]any{
+		"challenge": map[string]any{"hueScore": 0.91, "latencyMs": 420.0},
+		"sensor":    map[string]any{"parallaxScore": 0.93, "imuCorrelation": 0.82},
+		"camera":    map[string]any{"physicalSensorId": "back-wide-0", "virtualSourceSuspected": false},
+		"timing":    map[string]any{"frameJitterMs": 9.5},
+	}
 }
 
-// newLvProof captures frames frames every intervalMs ms from 50 ms after the session
-// started and signs the proof with dev. Call h.lvCaptureDone before posting it.
-func newLvProof(t testing.TB, sess lvSession, dev *lvDevice, frames int, intervalMs int64) *lvProof {
+// lvScoreGroup names the evidence group of each score.
+var lvScoreGroup = map[string]string{
+	"hueScore": "challenge", "latencyMs": "challenge",
+	"parallaxScore": "sensor", "imuCorrelation": "sensor",
+	"frameJitterMs": "timing",
+}
+
+// newLvProof captures frames frames every intervalMs ms from 50.25 ms after the
+// session started (fractional milliseconds, as the seed allows) and signs the proof
+// with dev. Call h.lvCaptureDone before posting it.
+func newLvProof(t testing.TB, sess lvSession, dev *lvDevice, frames int, intervalMs float64) *lvProof {
 	t.Helper()
-	ts := make([]int64, frames)
+	ts := make([]float64, frames)
 	for i := range ts {
-		ts[i] = sess.Start + 50 + int64(i)*intervalMs
+		ts[i] = float64(sess.Start) + 50.25 + float64(i)*intervalMs
 	}
+	ev := lvGoodEvidence()
+	tm := ev["timing"].(map[string]any)
+	tm["frameCount"] = int64(frames)
+	tm["sessionDurationMs"] = int64(gomath.Round(ts[len(ts)-1] - ts[0]))
 	p := &lvProof{sess: sess, dev: dev, body: map[string]any{
 		"sessionId":       sess.ID,
 		"devicePublicKey": dev.addr.Hex(),
-		"attestationType": "MOCK",
+		"attestation":     map[string]any{"type": "MOCK", "token": "mock-attestation-token"},
 		"merkleRoot":      hexutil.Encode(lvMerkleRoot(ts)),
 		"frameTimestamps": ts,
-		"timing":          map[string]any{"frameCount": int64(frames), "sessionDurationMs": ts[len(ts)-1] - ts[0]},
-		"evidence":        lvGoodEvidence(),
-		"camera":          map[string]any{"virtualSourceSuspected": false, "physicalSensorId": "back-wide-0"},
+		"evidence":        ev,
 	}}
 	p.sign(t, dev.key)
 	return p
 }
 
-func (p *lvProof) timing() map[string]any   { return p.body["timing"].(map[string]any) }
-func (p *lvProof) evidence() map[string]any { return p.body["evidence"].(map[string]any) }
-func (p *lvProof) camera() map[string]any   { return p.body["camera"].(map[string]any) }
-func (p *lvProof) timestamps() []int64      { return p.body["frameTimestamps"].([]int64) }
+func (p *lvProof) evidence() map[string]any    { return p.body["evidence"].(map[string]any) }
+func (p *lvProof) timing() map[string]any      { return p.evidence()["timing"].(map[string]any) }
+func (p *lvProof) camera() map[string]any      { return p.evidence()["camera"].(map[string]any) }
+func (p *lvProof) attestation() map[string]any { return p.body["attestation"].(map[string]any) }
+func (p *lvProof) timestamps() []float64       { return p.body["frameTimestamps"].([]float64) }
 
-// typedData builds the LivenessProof typed data by hand from SPEC S4.
+// setScore sets a score in its evidence group (lvScoreGroup).
+func (p *lvProof) setScore(name string, v any) {
+	p.evidence()[lvScoreGroup[name]].(map[string]any)[name] = v
+}
+
+// deleteScore removes a score from its evidence group.
+func (p *lvProof) deleteScore(name string) {
+	delete(p.evidence()[lvScoreGroup[name]].(map[string]any), name)
+}
+
+// lvUint writes a whole JSON number as the decimal string typed data wants.
+func lvUint(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case json.Number:
+		return x.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// typedData builds the LivenessProof typed data by hand from SPEC S4: frameCount and
+// sessionDurationMs come from evidence.timing.
 func (p *lvProof) typedData() apitypes.TypedData {
 	tm := p.timing()
 	return apitypes.TypedData{
@@ -160,14 +208,14 @@ func (p *lvProof) typedData() apitypes.TypedData {
 			"sessionId":         p.body["sessionId"],
 			"nonce":             p.sess.Nonce,
 			"merkleRoot":        p.body["merkleRoot"],
-			"frameCount":        fmt.Sprint(tm["frameCount"]),
-			"sessionDurationMs": fmt.Sprint(tm["sessionDurationMs"]),
+			"frameCount":        lvUint(tm["frameCount"]),
+			"sessionDurationMs": lvUint(tm["sessionDurationMs"]),
 		},
 	}
 }
 
 // sign signs the proof's current sessionId, merkleRoot and timing with key
-// (v = 27/28, as wallets send it).
+// (v = 27/28, as wallets send it) into deviceSignature.
 func (p *lvProof) sign(t testing.TB, key *ecdsa.PrivateKey) {
 	t.Helper()
 	digest, _, err := apitypes.TypedDataAndHash(p.typedData())
@@ -175,7 +223,7 @@ func (p *lvProof) sign(t testing.TB, key *ecdsa.PrivateKey) {
 	sig, err := crypto.Sign(digest, key)
 	require.NoError(t, err)
 	sig[64] += 27
-	p.body["signature"] = hexutil.Encode(sig)
+	p.body["deviceSignature"] = hexutil.Encode(sig)
 }
 
 // lvHighS returns the malleable twin of a 65-byte signature: s' = n − s, v flipped.
@@ -197,16 +245,17 @@ func lvHighS(t testing.TB, sigHex string) string {
 }
 
 // lvMerkleRoot is the root of OpenZeppelin's StandardMerkleTree (leaves in capture
-// order, double-hashed leaves, sorted pairs) over (uint256 index, uint256 timestamp,
-// bytes32 frameDigest), with a made-up digest per frame. The server only records it.
-func lvMerkleRoot(ts []int64) []byte {
+// order, double-hashed leaves, sorted pairs) over (uint256 index, uint256
+// timestampMicros, bytes32 frameDigest), timestampMicros being the timestamp in whole
+// microseconds, with a made-up digest per frame. The server only records it.
+func lvMerkleRoot(ts []float64) []byte {
 	n := len(ts)
 	tree := make([][]byte, 2*n-1)
 	enc := make([]byte, 96)
 	for i, t := range ts {
 		clear(enc)
 		binary.BigEndian.PutUint64(enc[24:32], uint64(i))
-		binary.BigEndian.PutUint64(enc[56:64], uint64(t))
+		binary.BigEndian.PutUint64(enc[56:64], uint64(gomath.Round(t*1000)))
 		copy(enc[64:], crypto.Keccak256([]byte(fmt.Sprintf("frame %d", i))))
 		tree[len(tree)-1-i] = crypto.Keccak256(crypto.Keccak256(enc))
 	}
@@ -224,13 +273,33 @@ func lvMerkleRoot(ts []int64) []byte {
 // capture takes that long.
 func (h *harness) lvCaptureDone(p *lvProof) {
 	ts := p.timestamps()
-	if d := time.Duration(ts[len(ts)-1]-h.clock.Now().UnixMilli()+100) * time.Millisecond; d > 0 {
+	if d := time.Duration(gomath.Ceil(ts[len(ts)-1])-float64(h.clock.Now().UnixMilli())+100) * time.Millisecond; d > 0 {
 		h.clock.Advance(d)
 	}
 }
 
 func (h *harness) lvVerify(tok string, p *lvProof) response {
 	return h.do(request{method: "POST", path: "/liveness/verify", token: tok, body: p.body})
+}
+
+// lvClone deep-copies a JSON body, so that a test may edit nested members.
+func lvClone(t testing.TB, body map[string]any) map[string]any {
+	t.Helper()
+	raw, err := json.Marshal(body)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return out
+}
+
+// lvGroup returns the evidence object of a cloned body (group "") or one of its
+// groups.
+func lvGroup(body map[string]any, group string) map[string]any {
+	ev := body["evidence"].(map[string]any)
+	if group == "" {
+		return ev
+	}
+	return ev[group].(map[string]any)
 }
 
 // lvReasons returns meta.reasons of a 422 liveness_rejected answer.
@@ -376,9 +445,9 @@ func TestLivenessEnrolment(t *testing.T) {
 	})
 	t.Run("same holder again: 200, same device", func(t *testing.T) {
 		// Any case of the address is the same key.
-		r := h.do(request{method: "POST", path: "/liveness/device/enroll", token: hl.tok, body: map[string]any{
-			"publicKey": strings.ToLower(dev.addr.Hex()), "platform": "ANDROID", "attestationType": "MOCK",
-			"attestationToken": "another-mock-token"}})
+		body := lvEnrollBody(dev, "ANDROID", "MOCK", "another-mock-token")
+		body["publicKey"] = strings.ToLower(dev.addr.Hex())
+		r := h.do(request{method: "POST", path: "/liveness/device/enroll", token: hl.tok, body: body})
 		require.Equal(t, http.StatusOK, r.status, string(r.body))
 		require.Equal(t, id, r.json(t)["deviceId"])
 		require.Equal(t, first.json(t)["enrolledAt"], r.json(t)["enrolledAt"])
@@ -394,13 +463,18 @@ func TestLivenessEnrolment(t *testing.T) {
 	})
 	t.Run("shape", func(t *testing.T) {
 		r := h.do(request{method: "POST", path: "/liveness/device/enroll", token: hl.tok, body: map[string]any{
-			"publicKey": "0x1234", "platform": "IOS", "attestationType": "KEY_ATTESTATION", "attestationToken": ""}})
+			"publicKey": "0x1234", "platform": "IOS", "attestation": map[string]any{"type": "KEY_ATTESTATION", "token": ""}}})
 		require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
-		require.GreaterOrEqual(t, len(r.json(t)["errors"].([]any)), 3)
-		r = h.do(request{method: "POST", path: "/liveness/device/enroll", token: hl.tok, body: map[string]any{
-			"publicKey": newLvDevice(t).addr.Hex(), "platform": "ANDROID", "attestationType": "MOCK", "attestationToken": "short"}})
+		var ptrs []string
+		for _, e := range r.json(t)["errors"].([]any) {
+			ptrs = append(ptrs, e.(map[string]any)["source"].(map[string]any)["pointer"].(string))
+		}
+		require.ElementsMatch(t, []string{"/publicKey", "/attestation/token", "/platform"}, ptrs)
+		r = h.do(request{method: "POST", path: "/liveness/device/enroll", token: hl.tok,
+			body: lvEnrollBody(newLvDevice(t), "ANDROID", "MOCK", "short")})
 		require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
 		require.Equal(t, "validation_failed", r.errorCode(t))
+		require.Equal(t, "/attestation/token", lvFirstError(t, r)["source"].(map[string]any)["pointer"])
 	})
 }
 
@@ -415,15 +489,15 @@ func TestLivenessConsentGate(t *testing.T) {
 	require.Equal(t, http.StatusCreated, h.lvEnroll(hl.tok, dev).status)
 	scope := []string{"is_adult", "nationality"}
 
-	approve := func(t *testing.T, extra map[string]any) response {
+	// approve creates a request whose requireLiveness is req (the seed's object
+	// {minLevel, maxAgeDays?}) and approves it.
+	approve := func(t *testing.T, req map[string]any) response {
 		t.Helper()
-		body := map[string]any{"requireLiveness": true}
-		for k, v := range extra {
-			body[k] = v
-		}
-		id := f.request(t, body)
+		id := f.request(t, map[string]any{"requireLiveness": req})
 		ctx := h.do(request{method: "GET", path: "/consent/" + id}).json(t)
-		require.Equal(t, true, ctx["requireLiveness"])
+		got, ok := ctx["requireLiveness"].(map[string]any)
+		require.True(t, ok, "consent context requireLiveness: %v", ctx["requireLiveness"])
+		require.Equal(t, req["minLevel"], got["minLevel"])
 		return f.decide(t, id, f.wallet, holderAddr, "APPROVED", scope)
 	}
 	required := func(t *testing.T, r response, minLevel string) {
@@ -437,7 +511,7 @@ func TestLivenessConsentGate(t *testing.T) {
 	// No LIVENESS attestation yet.
 	required(t, approve(t, map[string]any{"minLevel": "L1"}), "L1")
 	// A rejected decision needs none.
-	id := f.request(t, map[string]any{"requireLiveness": true})
+	id := f.request(t, map[string]any{"requireLiveness": map[string]any{"minLevel": "L3"}})
 	require.Equal(t, http.StatusOK, f.decide(t, id, f.wallet, holderAddr, "REJECTED", []string{}).status)
 
 	// An L1 pass does not meet minLevel L2, but meets L1.
@@ -446,17 +520,19 @@ func TestLivenessConsentGate(t *testing.T) {
 	ok := approve(t, map[string]any{"minLevel": "L1"})
 	require.Equal(t, http.StatusCreated, ok.status, string(ok.body))
 
-	// A fresh L2 pass meets L2 (the default minLevel) and L1.
+	// A fresh L2 pass meets L2 and L1, with maxAgeDays given or defaulted (30).
 	l2 := h.lvPass(t, hl, dev, "L2")
 	ok = approve(t, map[string]any{"minLevel": "L2", "maxAgeDays": 30})
 	require.Equal(t, http.StatusCreated, ok.status, string(ok.body))
 	require.Equal(t, "APPROVED", ok.json(t)["status"])
-	ok = approve(t, nil)
+	ok = approve(t, map[string]any{"minLevel": "L2"})
 	require.Equal(t, http.StatusCreated, ok.status, string(ok.body))
 
-	// Too old: 31 days later, maxAgeDays 30 refuses it; 365 still accepts it.
+	// Too old: 31 days later, maxAgeDays 30 (given or defaulted) refuses it; 365
+	// still accepts it.
 	h.clock.Advance(31 * 24 * time.Hour)
 	required(t, approve(t, map[string]any{"minLevel": "L2", "maxAgeDays": 30}), "L2")
+	required(t, approve(t, map[string]any{"minLevel": "L2"}), "L2")
 	r := approve(t, map[string]any{"minLevel": "L2", "maxAgeDays": 365})
 	require.Equal(t, http.StatusCreated, r.status, string(r.body))
 
@@ -470,13 +546,13 @@ func TestLivenessConsentGate(t *testing.T) {
 	require.Equal(t, http.StatusOK, rv.status, string(rv.body))
 	required(t, approve(t, map[string]any{"minLevel": "L2", "maxAgeDays": 30}), "L2")
 	// The older, unrevoked L2 pass still serves a request that tolerates its age.
-	r = approve(t, map[string]any{"minLevel": "L2"})
+	r = approve(t, map[string]any{"minLevel": "L2", "maxAgeDays": 365})
 	require.Equal(t, http.StatusCreated, r.status, string(r.body))
 
 	// Revoke that one too: nothing is left.
 	rv = h.do(request{method: "POST", path: "/attestation/" + l2.ID + "/revoke", token: hl.tok, body: `{}`})
 	require.Equal(t, http.StatusOK, rv.status, string(rv.body))
-	required(t, approve(t, map[string]any{"minLevel": "L2"}), "L2")
+	required(t, approve(t, map[string]any{"minLevel": "L2", "maxAgeDays": 365}), "L2")
 }
 
 func TestLivenessVerifyChecks(t *testing.T) {
@@ -554,7 +630,7 @@ func TestLivenessVerifyChecks(t *testing.T) {
 	})
 	t.Run("attestation type differs from enrolment", func(t *testing.T) {
 		p := fresh(t)
-		p.body["attestationType"] = "KEY_ATTESTATION"
+		p.attestation()["type"] = "KEY_ATTESTATION"
 		rejected(t, p, "device_attestation_type_mismatch")
 	})
 	t.Run("signature by another key", func(t *testing.T) {
@@ -575,27 +651,27 @@ func TestLivenessVerifyChecks(t *testing.T) {
 		require.NoError(t, err)
 		sig, err := crypto.Sign(digest, dev.key)
 		require.NoError(t, err)
-		p.body["signature"] = hexutil.Encode(sig) // v 0/1 is accepted too
+		p.body["deviceSignature"] = hexutil.Encode(sig) // v 0/1 is accepted too
 		rejected(t, p, "signature_mismatch")
 	})
 	t.Run("v 0/1 accepted", func(t *testing.T) {
 		p := fresh(t)
-		sig, err := hexutil.Decode(p.body["signature"].(string))
+		sig, err := hexutil.Decode(p.body["deviceSignature"].(string))
 		require.NoError(t, err)
 		sig[64] -= 27
-		p.body["signature"] = hexutil.Encode(sig)
+		p.body["deviceSignature"] = hexutil.Encode(sig)
 		h.lvCaptureDone(p)
 		r := h.lvVerify(hl.tok, p)
 		require.Equal(t, http.StatusCreated, r.status, string(r.body))
 	})
 	t.Run("high-s signature", func(t *testing.T) {
 		p := fresh(t)
-		p.body["signature"] = lvHighS(t, p.body["signature"].(string))
+		p.body["deviceSignature"] = lvHighS(t, p.body["deviceSignature"].(string))
 		rejected(t, p, "signature_high_s")
 	})
 	t.Run("garbage signature", func(t *testing.T) {
 		p := fresh(t)
-		p.body["signature"] = "0x" + strings.Repeat("00", 65)
+		p.body["deviceSignature"] = "0x" + strings.Repeat("00", 65)
 		rejected(t, p, "signature_invalid")
 	})
 	t.Run("timestamps not increasing", func(t *testing.T) {
@@ -632,7 +708,7 @@ func TestLivenessVerifyChecks(t *testing.T) {
 	})
 	t.Run("frames outside the session", func(t *testing.T) {
 		p := fresh(t)
-		p.timestamps()[0] = p.sess.Start - 1000 // before it started; span off as well
+		p.timestamps()[0] = float64(p.sess.Start) - 1000.5 // before it started; span off as well
 		rejected(t, p, "duration_mismatch", "timestamps_outside_session")
 		// A last frame later than now.
 		p = fresh(t)
@@ -666,12 +742,12 @@ func TestLivenessVerifyChecks(t *testing.T) {
 			{"parallaxScore", -0.1, []string{"parallax_too_low"}}, // below L2's threshold as well
 			{"hueScore", 1.2, nil},
 			{"imuCorrelation", 1.01, nil},
-			{"imuCorrelation", -1.5, []string{"imu_correlation_too_low"}},
+			{"imuCorrelation", -0.5, []string{"imu_correlation_too_low"}}, // a 0..1 score
 			{"latencyMs", -1, nil},
 			{"frameJitterMs", -0.5, nil},
 		} {
 			p := fresh(t)
-			p.evidence()[c.name] = c.v
+			p.setScore(c.name, c.v)
 			rejected(t, p, append([]string{"evidence_out_of_range"}, c.want...)...)
 		}
 		// Numbers JSON cannot carry finitely (1e400) do not decode: 400.
@@ -684,12 +760,13 @@ func TestLivenessVerifyChecks(t *testing.T) {
 	})
 	t.Run("level policy", func(t *testing.T) {
 		p := fresh(t)
-		ev := p.evidence()
-		ev["parallaxScore"], ev["hueScore"], ev["latencyMs"], ev["imuCorrelation"], ev["frameJitterMs"] = 0.6, 0.6, 1600.0, 0.5, 60.0
+		for name, v := range map[string]float64{"parallaxScore": 0.6, "hueScore": 0.6, "latencyMs": 1600, "imuCorrelation": 0.5, "frameJitterMs": 60} {
+			p.setScore(name, v)
+		}
 		rejected(t, p, "parallax_too_low", "hue_too_low", "latency_too_high", "imu_correlation_too_low", "frame_jitter_too_high")
 		// A missing score fails its threshold.
 		p = fresh(t)
-		delete(p.evidence(), "hueScore")
+		p.deleteScore("hueScore")
 		rejected(t, p, "hue_too_low")
 		// Too few frames for L2.
 		p = newLvProof(t, h.lvStartSession(t, hl.tok, "L2"), dev, 20, 33)
@@ -703,14 +780,14 @@ func TestLivenessVerifyChecks(t *testing.T) {
 		p.timing()["frameCount"] = int64(99)
 		p.camera()["virtualSourceSuspected"] = true
 		p.camera()["physicalSensorId"] = ""
-		p.evidence()["parallaxScore"] = 7.0
+		p.setScore("parallaxScore", 7.0)
 		rejected(t, p, "signature_mismatch", "frame_count_mismatch", "evidence_out_of_range", "virtual_camera", "physical_sensor_missing")
 	})
 	t.Run("10,001 timestamps: 400", func(t *testing.T) {
 		p := fresh(t)
-		ts := make([]int64, 10001)
+		ts := make([]float64, 10001)
 		for i := range ts {
-			ts[i] = p.sess.Start + int64(i)
+			ts[i] = float64(p.sess.Start) + float64(i) + 0.5
 		}
 		p.body["frameTimestamps"] = ts
 		p.timing()["frameCount"] = int64(len(ts))
@@ -731,11 +808,11 @@ func TestLivenessVerifyChecks(t *testing.T) {
 	t.Run("shape: 400 with pointers", func(t *testing.T) {
 		p := fresh(t)
 		h.lvCaptureDone(p)
-		p.body["signature"] = "0x00"
+		p.body["deviceSignature"] = "0x00"
 		p.body["merkleRoot"] = "root"
 		p.body["devicePublicKey"] = "0xabc"
-		p.body["frameTimestamps"] = []int64{}
-		delete(p.body, "camera")
+		p.body["frameTimestamps"] = []float64{}
+		delete(p.evidence(), "camera")
 		r := h.lvVerify(hl.tok, p)
 		require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
 		var ptrs []string
@@ -744,10 +821,10 @@ func TestLivenessVerifyChecks(t *testing.T) {
 			require.Equal(t, "validation_failed", m["code"])
 			ptrs = append(ptrs, m["source"].(map[string]any)["pointer"].(string))
 		}
-		require.ElementsMatch(t, []string{"/devicePublicKey", "/signature", "/merkleRoot", "/frameTimestamps", "/camera"}, ptrs)
+		require.ElementsMatch(t, []string{"/devicePublicKey", "/deviceSignature", "/merkleRoot", "/frameTimestamps", "/evidence/camera"}, ptrs)
 		// Wrong JSON types too.
 		r = h.do(request{method: "POST", path: "/liveness/verify", token: hl.tok,
-			body: `{"sessionId": 7, "devicePublicKey": "0x", "attestationType": "MOCK", "signature": "0x", "merkleRoot": "0x", "frameTimestamps": [], "timing": {}, "evidence": {}, "camera": {}}`})
+			body: `{"sessionId": 7, "devicePublicKey": "0x", "attestation": {"type": "MOCK", "token": "mock-token"}, "merkleRoot": "0x", "frameTimestamps": [], "deviceSignature": "0x", "evidence": {"challenge": {}, "sensor": {}, "camera": {}, "timing": {}}}`})
 		require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
 		require.Equal(t, "/sessionId", lvFirstError(t, r)["source"].(map[string]any)["pointer"])
 		// The session of the first body was not consumed.
@@ -787,24 +864,22 @@ func TestLivenessPrivacy(t *testing.T) {
 		{"/image", func(b map[string]any) { b["image"] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk" }},
 		{"/faceTemplate", func(b map[string]any) { b["faceTemplate"] = []float64{0.12, -0.4, 0.33, 0.9} }},
 		{"/frames", func(b map[string]any) { b["frames"] = []string{"/9j/4AAQSkZJRgABAQ", "/9j/4AAQSkZJRgABAg"} }},
-		{"/evidence/faceEmbedding", func(b map[string]any) {
-			ev := map[string]any{}
-			for k, v := range b["evidence"].(map[string]any) {
-				ev[k] = v
-			}
-			ev["faceEmbedding"] = []float64{0.1, 0.2}
-			b["evidence"] = ev
-		}},
-		{"/camera/frame", func(b map[string]any) {
-			b["camera"] = map[string]any{"virtualSourceSuspected": false, "physicalSensorId": "back-wide-0", "frame": "AAAA"}
-		}},
+		{"/evidence/faceEmbedding", func(b map[string]any) { lvGroup(b, "")["faceEmbedding"] = []float64{0.1, 0.2} }},
+		{"/evidence/camera/frame", func(b map[string]any) { lvGroup(b, "camera")["frame"] = "AAAA" }},
+		{"/evidence/challenge/faceTemplate", func(b map[string]any) { lvGroup(b, "challenge")["faceTemplate"] = []float64{0.5} }},
+		{"/evidence/sensor/depthMap", func(b map[string]any) { lvGroup(b, "sensor")["depthMap"] = "AAAA" }},
+		{"/evidence/timing/frames", func(b map[string]any) { lvGroup(b, "timing")["frames"] = []string{"AAAA"} }},
+		{"/attestation/image", func(b map[string]any) { b["attestation"].(map[string]any)["image"] = "AAAA" }},
+		// The members of the shape before the seed's are unknown now.
+		{"/signature", func(b map[string]any) { b["signature"] = b["deviceSignature"] }},
+		{"/attestationType", func(b map[string]any) { b["attestationType"] = "MOCK" }},
+		{"/camera", func(b map[string]any) { b["camera"] = lvGroup(b, "camera") }},
+		{"/timing", func(b map[string]any) { b["timing"] = lvGroup(b, "timing") }},
+		{"/evidence/parallaxScore", func(b map[string]any) { lvGroup(b, "")["parallaxScore"] = 0.9 }},
 	}
 	for _, x := range extras {
 		t.Run(x.pointer, func(t *testing.T) {
-			body := map[string]any{}
-			for k, v := range p.body {
-				body[k] = v
-			}
+			body := lvClone(t, p.body)
 			x.set(body)
 			r := h.do(request{method: "POST", path: "/liveness/verify", token: hl.tok, body: body})
 			require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
@@ -819,7 +894,7 @@ func TestLivenessPrivacy(t *testing.T) {
 	t.Run("before any other check", func(t *testing.T) {
 		// A body that is wrong in every other way as well answers only unknown_field.
 		r := h.do(request{method: "POST", path: "/liveness/verify", token: hl.tok, body: map[string]any{
-			"sessionId": "nope", "signature": "0x00", "image": "AAAA", "frameTimestamps": make([]int64, 10001)}})
+			"sessionId": "nope", "deviceSignature": "0x00", "image": "AAAA", "frameTimestamps": make([]float64, 10001)}})
 		require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
 		errs := r.json(t)["errors"].([]any)
 		require.Len(t, errs, 1, string(r.body))
@@ -830,12 +905,13 @@ func TestLivenessPrivacy(t *testing.T) {
 	t.Run("a repeated member cannot hide one", func(t *testing.T) {
 		raw, err := json.Marshal(p.body)
 		require.NoError(t, err)
-		// {"camera": {…, "frame": "…"}, …, "camera": {…}}: json.Unmarshal keeps the last.
-		body := `{"camera": {"virtualSourceSuspected": false, "physicalSensorId": "back-wide-0", "frame": "/9j/4AAQSkZJRg"},` + string(raw[1:])
+		// {"evidence": {"camera": {…, "frame": "…"}}, …, "evidence": {…}}:
+		// json.Unmarshal keeps the last.
+		body := `{"evidence": {"camera": {"virtualSourceSuspected": false, "physicalSensorId": "back-wide-0", "frame": "/9j/4AAQSkZJRg"}},` + string(raw[1:])
 		r := h.do(request{method: "POST", path: "/liveness/verify", token: hl.tok, body: body})
 		require.Equal(t, http.StatusBadRequest, r.status, string(r.body))
 		require.Equal(t, "unknown_field", r.errorCode(t))
-		require.Equal(t, "/camera/frame", lvFirstError(t, r)["source"].(map[string]any)["pointer"])
+		require.Equal(t, "/evidence/camera/frame", lvFirstError(t, r)["source"].(map[string]any)["pointer"])
 	})
 
 	// None of the refusals consumed the session: the clean proof passes.
@@ -845,10 +921,7 @@ func TestLivenessPrivacy(t *testing.T) {
 	sess = h.lvStartSession(t, hl.tok, "L2")
 	p = newLvProof(t, sess, dev, 36, 33)
 	h.lvCaptureDone(p)
-	body := map[string]any{}
-	for k, v := range p.body {
-		body[k] = v
-	}
+	body := lvClone(t, p.body)
 	body["SessionID"] = body["sessionId"]
 	r = h.do(request{method: "POST", path: "/liveness/verify", token: hl.tok, body: body})
 	require.Equal(t, http.StatusBadRequest, r.status, string(r.body))

@@ -29,7 +29,9 @@ func (s *Server) enrollDevice(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// startLivenessSession answers POST /liveness/session (holder).
+// startLivenessSession answers POST /liveness/session (holder). Its only member is
+// optional, so the body is too: a request with no body and no Content-Type starts a
+// session at the default level L2, as {} does.
 func (s *Server) startLivenessSession(w http.ResponseWriter, r *http.Request) error {
 	var req liveness.SessionRequest
 	if err := decodeJSON(r, &req); err != nil {
@@ -45,8 +47,9 @@ func (s *Server) startLivenessSession(w http.ResponseWriter, r *http.Request) er
 }
 
 // verifyLiveness answers POST /liveness/verify (holder). The body is decoded
-// strictly: an image, template or any other member the proof does not define is
-// refused with 400 unknown_field before anything else runs.
+// strictly: an image, template or any other member the proof does not define, at the
+// top level or nested in evidence, is refused with 400 unknown_field before anything
+// else runs.
 func (s *Server) verifyLiveness(w http.ResponseWriter, r *http.Request) error {
 	var req liveness.VerifyRequest
 	if err := decodeJSON(r, &req); err != nil {

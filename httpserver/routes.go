@@ -51,7 +51,7 @@ func (s *Server) registerRoutes() {
 	}
 	if s.cfg.Liveness != nil {
 		s.add(route{method: "POST", path: "/liveness/device/enroll", roles: holder, handle: s.enrollDevice})
-		s.add(route{method: "POST", path: "/liveness/session", roles: holder, handle: s.startLivenessSession})
+		s.add(route{method: "POST", path: "/liveness/session", roles: holder, optionalBody: true, handle: s.startLivenessSession})
 		s.add(route{method: "POST", path: "/liveness/verify", roles: holder, handle: s.verifyLiveness})
 		s.add(route{method: "GET", path: "/liveness/attestations/me", roles: holder, handle: s.myLivenessAttestations})
 	}
@@ -79,7 +79,7 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "POST", path: "/v1/webhooks/{provider}", handle: s.inboundWebhook})
 	}
 	if s.cfg.SIWE != nil && s.cfg.Identity != nil {
-		s.add(route{method: "POST", path: "/auth/siwe/nonce", handle: s.siweNonce})
+		s.add(route{method: "POST", path: "/auth/siwe/nonce", optionalBody: true, handle: s.siweNonce})
 		s.add(route{method: "POST", path: "/auth/siwe", handle: s.siweLogin})
 	}
 }

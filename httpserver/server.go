@@ -153,6 +153,9 @@ type route struct {
 	// pattern must serve several (net/http refuses overlapping patterns); empty means
 	// path itself.
 	documents []string
+	// optionalBody accepts a request with no body and no Content-Type (the route's
+	// members are all optional); a body that is sent must still be of type media.
+	optionalBody bool
 }
 
 func (s *Server) add(rt route) {
@@ -178,7 +181,7 @@ func (s *Server) serveRoute(rt route, w http.ResponseWriter, r *http.Request) er
 	if r.ContentLength > rt.bodyLimit {
 		return &http.MaxBytesError{Limit: rt.bodyLimit}
 	}
-	if hasBody(r) && rt.media != "-" {
+	if hasBody(r) && rt.media != "-" && !(rt.optionalBody && noBody(r)) {
 		if err := checkContentType(r, rt.media); err != nil {
 			return err
 		}
@@ -195,6 +198,21 @@ func (s *Server) serveRoute(rt route, w http.ResponseWriter, r *http.Request) er
 		return s.idempotent(w, r, rt.handle)
 	}
 	return rt.handle(w, r)
+}
+
+// noBody reports whether r came without a Content-Type and without a body: no
+// Content-Length or a zero one, or a chunked body that is empty (it then reads the
+// body's first byte; a non-empty body is refused with 415 anyway).
+func noBody(r *http.Request) bool {
+	if r.Header.Get("Content-Type") != "" || r.ContentLength > 0 {
+		return false
+	}
+	if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	var one [1]byte
+	n, _ := io.ReadFull(r.Body, one[:])
+	return n == 0
 }
 
 func hasBody(r *http.Request) bool {

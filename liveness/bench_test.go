@@ -20,9 +20,9 @@ func BenchmarkVerify10k(b *testing.B) {
 	ctx := context.Background()
 	key := deviceKey("bench")
 	h.enrollStrong(b, veriland.Sandbox, holderA, key)
-	h.svc.SessionLifetime = 10 * time.Minute // 10,000 frames at 30 fps take 330 s
+	h.svc.SessionLifetime = 10 * time.Minute // 10,000 frames at 30 fps take 333 s
 	reqs := make([]*liveness.VerifyRequest, b.N)
-	var ts []int64
+	var ts liveness.Timestamps
 	for i := range reqs {
 		sess := h.start(b, veriland.Sandbox, holderA, liveness.L3)
 		if ts == nil {
@@ -51,8 +51,8 @@ func BenchmarkEnrollMock(b *testing.B) {
 	for b.Loop() {
 		rnd.Read(raw[:])
 		_, created, err := h.svc.Enroll(ctx, veriland.Sandbox, holderA, liveness.EnrollRequest{
-			PublicKey: "0x" + hex.EncodeToString(raw[:]), Platform: liveness.PlatformAndroid,
-			AttestationType: deviceattest.Mock, AttestationToken: "mock-attestation-token",
+			Platform: liveness.PlatformAndroid, PublicKey: "0x" + hex.EncodeToString(raw[:]),
+			Attestation: &liveness.DeviceAttestation{Type: deviceattest.Mock, Token: "mock-attestation-token"},
 		})
 		if err != nil || !created {
 			b.Fatal(created, err)

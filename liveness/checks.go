@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,12 +38,12 @@ const (
 // Capture checks.
 const (
 	ReasonTimestampsNotIncreasing Reason = "timestamps_not_increasing"  // frameTimestamps not strictly increasing
-	ReasonFrameCountMismatch      Reason = "frame_count_mismatch"       // len(frameTimestamps) ≠ timing.frameCount
-	ReasonDurationMismatch        Reason = "duration_mismatch"          // span off timing.sessionDurationMs by more than 10%
+	ReasonFrameCountMismatch      Reason = "frame_count_mismatch"       // len(frameTimestamps) ≠ evidence.timing.frameCount
+	ReasonDurationMismatch        Reason = "duration_mismatch"          // span off evidence.timing.sessionDurationMs by more than 10%
 	ReasonTimestampsOutside       Reason = "timestamps_outside_session" // a frame before the session started or after now
 	ReasonEvidenceOutOfRange      Reason = "evidence_out_of_range"      // a score outside its range, or not finite
-	ReasonVirtualCamera           Reason = "virtual_camera"             // camera.virtualSourceSuspected
-	ReasonSensorMissing           Reason = "physical_sensor_missing"    // empty camera.physicalSensorId
+	ReasonVirtualCamera           Reason = "virtual_camera"             // evidence.camera.virtualSourceSuspected
+	ReasonSensorMissing           Reason = "physical_sensor_missing"    // empty evidence.camera.physicalSensorId
 )
 
 // Level policy checks (Policy).
@@ -147,7 +148,7 @@ func evaluate(in *verifyInput) verdict {
 	case dev == nil || dev.Holder != in.holder:
 		v.fail(ReasonDeviceNotEnrolled, "devicePublicKey is not enrolled by this holder")
 		dev = nil
-	case dev.AttestationType != req.AttestationType:
+	case req.Attestation == nil || dev.AttestationType != req.Attestation.Type:
 		v.fail(ReasonAttestationTypeMismatch, "the device was enrolled with %s", dev.AttestationType)
 	}
 
@@ -170,38 +171,35 @@ func evaluate(in *verifyInput) verdict {
 	if notIncreasing > 0 {
 		v.fail(ReasonTimestampsNotIncreasing, "frameTimestamps[%d] is not after frameTimestamps[%d]", notIncreasing, notIncreasing-1)
 	}
-	timing := req.Timing
-	if timing == nil {
-		timing = &Timing{}
-	}
-	if int64(len(ts)) != timing.FrameCount {
-		v.fail(ReasonFrameCountMismatch, "%d timestamps but frameCount is %d", len(ts), timing.FrameCount)
+	frameCount, duration, _ := req.signed() // 0 when absent: Validate refuses that
+	if uint64(len(ts)) != frameCount {
+		v.fail(ReasonFrameCountMismatch, "%d timestamps but frameCount is %d", len(ts), frameCount)
 	}
 	if len(ts) > 0 {
+		// |span − duration| ≤ duration/10. Both are exact float64s (timestamps are
+		// finite, durations whole numbers below 2^53), and so is the comparison.
 		span := ts[len(ts)-1] - ts[0]
-		// |span − duration| ≤ duration/10, in integers (timestamps are ≥ 0 and checked
-		// increasing above, but a decreasing list must not overflow here either).
-		diff := absDiff(span, timing.SessionDurationMs)
-		if diff > uint64(timing.SessionDurationMs)/10 {
-			v.fail(ReasonDurationMismatch, "the frames span %d ms but sessionDurationMs is %d", span, timing.SessionDurationMs)
+		if math.Abs(span-float64(duration)) > float64(duration)/10 {
+			v.fail(ReasonDurationMismatch, "the frames span %s ms but sessionDurationMs is %d", formatMs(span), duration)
 		}
 		if rec != nil {
 			from, to := sessionWindow(rec, in.now, in.skew)
-			if lo < from || hi > to {
+			if lo < float64(from) || hi > float64(to) {
 				v.fail(ReasonTimestampsOutside, "frames must be captured between the session's start and now")
 			}
 		}
 	}
-	ev := req.Evidence
-	if ev == nil {
-		ev = &Evidence{}
+	scores := req.Evidence.Scores()
+	checkRange(&v, "sensor.parallaxScore", scores.ParallaxScore, 0, 1)
+	checkRange(&v, "challenge.hueScore", scores.HueScore, 0, 1)
+	checkRange(&v, "challenge.latencyMs", scores.LatencyMs, 0, math.MaxFloat64)
+	checkRange(&v, "sensor.imuCorrelation", scores.IMUCorrelation, 0, 1)
+	checkRange(&v, "timing.frameJitterMs", scores.FrameJitterMs, 0, math.MaxFloat64)
+	var cam *CameraEvidence
+	if req.Evidence != nil {
+		cam = req.Evidence.Camera
 	}
-	checkRange(&v, "parallaxScore", ev.ParallaxScore, 0, 1)
-	checkRange(&v, "hueScore", ev.HueScore, 0, 1)
-	checkRange(&v, "latencyMs", ev.LatencyMs, 0, math.MaxFloat64)
-	checkRange(&v, "imuCorrelation", ev.IMUCorrelation, -1, 1)
-	checkRange(&v, "frameJitterMs", ev.FrameJitterMs, 0, math.MaxFloat64)
-	if cam := req.Camera; cam != nil {
+	if cam != nil {
 		if cam.VirtualSourceSuspected == nil || *cam.VirtualSourceSuspected {
 			v.fail(ReasonVirtualCamera, "the device suspects a virtual camera")
 		}
@@ -215,12 +213,12 @@ func evaluate(in *verifyInput) verdict {
 
 	// Level policy, for the session's level.
 	if rec != nil {
-		applyPolicy(&v, in.policy, rec.Level, ev, len(ts), dev)
+		applyPolicy(&v, in.policy, rec.Level, &scores, len(ts), dev)
 	}
 	return v
 }
 
-func applyPolicy(v *verdict, p *Policy, level Level, ev *Evidence, frames int, dev *Device) {
+func applyPolicy(v *verdict, p *Policy, level Level, ev *Scores, frames int, dev *Device) {
 	th, ok := p.Levels[level]
 	if !ok {
 		v.fail(ReasonLevelNotInPolicy, "policy %s has no thresholds for %s", p.Version, level)
@@ -264,21 +262,25 @@ func checkRange(v *verdict, name string, x *float64, lo, hi float64) {
 	}
 }
 
-// signatureReason checks req.Signature over the session's LivenessProof and returns ""
-// when it recovers to req.DevicePublicKey, else the reason it fails.
+// signatureReason checks req.DeviceSignature over the session's LivenessProof and
+// returns "" when it recovers to req.DevicePublicKey, else the reason it fails.
 func signatureReason(req *VerifyRequest, nonceHex string, chainID uint64) Reason {
 	nonce, ok := decodeHex32(nonceHex)
 	root, ok2 := decodeHex32(req.MerkleRoot)
-	sig, err := hex.DecodeString(req.Signature[2:])
-	if !ok || !ok2 || err != nil || req.Timing == nil || req.Timing.FrameCount < 0 || req.Timing.SessionDurationMs < 0 {
+	frames, duration, ok3 := req.signed()
+	if !ok || !ok2 || !ok3 || !isHexBytes(req.DeviceSignature, 65) {
+		return ReasonSignatureInvalid
+	}
+	sig, err := hex.DecodeString(req.DeviceSignature[2:])
+	if err != nil {
 		return ReasonSignatureInvalid
 	}
 	proof := LivenessProof{
 		SessionID:         req.SessionID,
 		Nonce:             nonce,
 		MerkleRoot:        root,
-		FrameCount:        uint64(req.Timing.FrameCount),
-		SessionDurationMs: uint64(req.Timing.SessionDurationMs),
+		FrameCount:        frames,
+		SessionDurationMs: duration,
 	}
 	got, err := ethsig.Recover(proof.Digest(chainID), sig)
 	switch {
@@ -304,16 +306,12 @@ func decodeHex32(s string) ([32]byte, bool) {
 	return out, true
 }
 
-func absDiff(a, b int64) uint64 {
-	if a >= b {
-		return uint64(a) - uint64(b)
-	}
-	return uint64(b) - uint64(a)
-}
+// formatMs writes a span of milliseconds without a needless fraction.
+func formatMs(ms float64) string { return strconv.FormatFloat(ms, 'f', -1, 64) }
 
 // scanTimestamps returns, in one pass, the smallest and largest timestamp and the
 // first index i > 0 with ts[i] ≤ ts[i-1] (0 when strictly increasing).
-func scanTimestamps(ts []int64) (lo, hi int64, notIncreasing int) {
+func scanTimestamps(ts []float64) (lo, hi float64, notIncreasing int) {
 	if len(ts) == 0 {
 		return 0, 0, 0
 	}

@@ -48,8 +48,8 @@ func TestConcurrentEnrollOneKey(t *testing.T) {
 	for i, holder := range holders {
 		wg.Go(func() {
 			devs[i], _, errs[i] = h.svc.Enroll(context.Background(), veriland.Sandbox, holder, liveness.EnrollRequest{
-				PublicKey: key, Platform: liveness.PlatformAndroid,
-				AttestationType: deviceattest.Mock, AttestationToken: "mock-attestation-token",
+				Platform: liveness.PlatformAndroid, PublicKey: key,
+				Attestation: &liveness.DeviceAttestation{Type: deviceattest.Mock, Token: "mock-attestation-token"},
 			})
 		})
 	}

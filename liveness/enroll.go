@@ -17,7 +17,9 @@ import (
 //
 // It returns created=true for a new device (201). The same key enrolled again by the
 // same holder returns the stored record with created=false (200) without looking at
-// the new token. Errors: validation_failed (400) for a malformed body or token,
+// the new token. Errors: validation_failed (400) for a malformed body or token (a
+// token of other than 8..16384 characters, whatever its type; a platform that cannot
+// present the attestation type, see PlatformFits),
 // already_exists (409) when another holder of env enrolled the key,
 // invalid_signature (422) for an attestation that fails its checks,
 // attestation_unsupported (422) for MOCK outside SANDBOX or an unconfigured type,
@@ -46,12 +48,13 @@ func (s *Service) Enroll(ctx context.Context, env veriland.Environment, holder s
 
 	// The verifier may call out (Play Integrity decode endpoint): never inside a
 	// transaction.
-	res, err := s.Verifiers.Verify(ctx, env, req.AttestationType, req.AttestationToken,
+	att := *req.Attestation
+	res, err := s.Verifiers.Verify(ctx, env, att.Type, att.Token,
 		deviceattest.EnrollChallenge(holder, key))
 	if err != nil {
 		return nil, false, err
 	}
-	if want := platformOf(req.AttestationType); res.Platform != "" && want != "" &&
+	if want := platformOf(att.Type); res.Platform != "" && want != "" &&
 		Platform(strings.ToUpper(res.Platform)) != want {
 		return nil, false, veriland.Errorf(veriland.CodeInvalidSignature, "the attestation comes from another platform").
 			WithMeta("reason", "platform_mismatch")
@@ -70,7 +73,7 @@ func (s *Service) Enroll(ctx context.Context, env veriland.Environment, holder s
 		ID:              id,
 		PublicKey:       key,
 		Platform:        req.Platform,
-		AttestationType: req.AttestationType,
+		AttestationType: att.Type,
 		Trust:           trust,
 		EnrolledAt:      now,
 		Holder:          holder,
@@ -101,7 +104,7 @@ func (s *Service) Enroll(ctx context.Context, env veriland.Environment, holder s
 		return sameHolder(dev, holder)
 	}
 	s.logger().InfoContext(ctx, "liveness device enrolled", "env", env, "deviceId", id,
-		"attestationType", req.AttestationType, "trust", trust)
+		"platform", req.Platform, "attestationType", att.Type, "trust", trust)
 	return dev, true, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -19,10 +20,7 @@ func TestEnrollMockIsIdempotentPerHolder(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	key := deviceKey("phone")
-	req := liveness.EnrollRequest{
-		PublicKey: addr(key), Platform: liveness.PlatformIOS,
-		AttestationType: deviceattest.Mock, AttestationToken: "mock-attestation-token",
-	}
+	req := mockEnrollment(key, liveness.PlatformIOS)
 	dev, created, err := h.svc.Enroll(ctx, veriland.Sandbox, holderA, req)
 	if err != nil || !created {
 		t.Fatalf("first enrolment: created=%v err=%v", created, err)
@@ -36,7 +34,7 @@ func TestEnrollMockIsIdempotentPerHolder(t *testing.T) {
 	// Same key, same holder, any case and any token: the stored record, created=false.
 	h.clock.Advance(time.Minute)
 	req.PublicKey = "0x" + strings.ToUpper(addr(key)[2:])
-	req.AttestationToken = "another-mock-token"
+	req.Attestation = &liveness.DeviceAttestation{Type: deviceattest.Mock, Token: "another-mock-token"}
 	again, created, err := h.svc.Enroll(ctx, veriland.Sandbox, holderA, req)
 	if err != nil || created || again.ID != dev.ID || !again.EnrolledAt.Equal(dev.EnrolledAt) {
 		t.Fatalf("repeat: created=%v err=%v dev=%+v", created, err, again)
@@ -58,12 +56,11 @@ func TestEnrollMockIsIdempotentPerHolder(t *testing.T) {
 
 func TestEnrollMockRefusedInProduction(t *testing.T) {
 	h := newHarness(t)
-	_, _, err := h.svc.Enroll(context.Background(), veriland.Production, holderA, liveness.EnrollRequest{
-		PublicKey: addr(deviceKey("p")), Platform: liveness.PlatformAndroid,
-		AttestationType: deviceattest.Mock, AttestationToken: "mock-attestation-token",
-	})
-	if codeOf(err) != veriland.CodeAttestationUnsupported || !errors.Is(err, deviceattest.ErrMockNotAllowed) {
-		t.Fatalf("MOCK in PRODUCTION: %v", err)
+	for _, platform := range []liveness.Platform{liveness.PlatformAndroid, liveness.PlatformIOS, liveness.PlatformWeb} {
+		_, _, err := h.svc.Enroll(context.Background(), veriland.Production, holderA, mockEnrollment(deviceKey("p"), platform))
+		if codeOf(err) != veriland.CodeAttestationUnsupported || !errors.Is(err, deviceattest.ErrMockNotAllowed) {
+			t.Fatalf("MOCK on %s in PRODUCTION: %v", platform, err)
+		}
 	}
 	assertNoDevice(t, h, veriland.Production)
 }
@@ -79,8 +76,8 @@ func TestEnrollStrongBindsHolderAndKey(t *testing.T) {
 	other := deviceKey("other")
 	ch := deviceattest.EnrollChallenge(holderB, addr(other))
 	_, _, err := h.svc.Enroll(context.Background(), veriland.Sandbox, holderA, liveness.EnrollRequest{
-		PublicKey: addr(other), Platform: liveness.PlatformAndroid,
-		AttestationType: deviceattest.KeyAttestation, AttestationToken: hex.EncodeToString(ch[:]),
+		Platform: liveness.PlatformAndroid, PublicKey: addr(other),
+		Attestation: &liveness.DeviceAttestation{Type: deviceattest.KeyAttestation, Token: hex.EncodeToString(ch[:])},
 	})
 	if codeOf(err) != veriland.CodeInvalidSignature {
 		t.Fatalf("wrong challenge: %v", err)
@@ -89,10 +86,7 @@ func TestEnrollStrongBindsHolderAndKey(t *testing.T) {
 
 func TestEnrollValidation(t *testing.T) {
 	h := newHarness(t)
-	good := liveness.EnrollRequest{
-		PublicKey: addr(deviceKey("v")), Platform: liveness.PlatformAndroid,
-		AttestationType: deviceattest.Mock, AttestationToken: "mock-attestation-token",
-	}
+	key := deviceKey("v")
 	cases := []struct {
 		name    string
 		edit    func(*liveness.EnrollRequest)
@@ -103,15 +97,36 @@ func TestEnrollValidation(t *testing.T) {
 		{"key without 0x", func(r *liveness.EnrollRequest) { r.PublicKey = "00" + r.PublicKey[2:] }, veriland.CodeValidationFailed, "/publicKey"},
 		{"uncompressed public key", func(r *liveness.EnrollRequest) { r.PublicKey = "0x04" + strings.Repeat("ab", 64) }, veriland.CodeValidationFailed, "/publicKey"},
 		{"platform", func(r *liveness.EnrollRequest) { r.Platform = "WINDOWS" }, veriland.CodeValidationFailed, "/platform"},
-		{"type", func(r *liveness.EnrollRequest) { r.AttestationType = "SAFETYNET" }, veriland.CodeValidationFailed, "/attestationType"},
-		{"app attest on android", func(r *liveness.EnrollRequest) { r.AttestationType = deviceattest.AppAttest }, veriland.CodeValidationFailed, "/platform"},
-		{"no token", func(r *liveness.EnrollRequest) { r.AttestationToken = "" }, veriland.CodeValidationFailed, "/attestationToken"},
-		{"short mock token", func(r *liveness.EnrollRequest) { r.AttestationToken = "short" }, veriland.CodeValidationFailed, ""},
-		{"unconfigured type", func(r *liveness.EnrollRequest) { r.AttestationType = deviceattest.PlayIntegrity }, veriland.CodeAttestationUnsupported, ""},
+		{"lower-case platform", func(r *liveness.EnrollRequest) { r.Platform = "android" }, veriland.CodeValidationFailed, "/platform"},
+		{"no attestation", func(r *liveness.EnrollRequest) { r.Attestation = nil }, veriland.CodeValidationFailed, "/attestation"},
+		{"type", func(r *liveness.EnrollRequest) { r.Attestation.Type = "SAFETYNET" }, veriland.CodeValidationFailed, "/attestation/type"},
+		{"app attest on android", func(r *liveness.EnrollRequest) { r.Attestation.Type = deviceattest.AppAttest }, veriland.CodeValidationFailed, "/platform"},
+		{"key attestation on iOS", func(r *liveness.EnrollRequest) {
+			r.Platform, r.Attestation.Type = liveness.PlatformIOS, deviceattest.KeyAttestation
+		}, veriland.CodeValidationFailed, "/platform"},
+		{"play integrity on the web", func(r *liveness.EnrollRequest) {
+			r.Platform, r.Attestation.Type = liveness.PlatformWeb, deviceattest.PlayIntegrity
+		}, veriland.CodeValidationFailed, "/platform"},
+		{"app attest on the web", func(r *liveness.EnrollRequest) {
+			r.Platform, r.Attestation.Type = liveness.PlatformWeb, deviceattest.AppAttest
+		}, veriland.CodeValidationFailed, "/platform"},
+		{"no token", func(r *liveness.EnrollRequest) { r.Attestation.Token = "" }, veriland.CodeValidationFailed, "/attestation/token"},
+		{"7-character mock token", func(r *liveness.EnrollRequest) { r.Attestation.Token = "1234567" }, veriland.CodeValidationFailed, "/attestation/token"},
+		{"7-character key attestation token", func(r *liveness.EnrollRequest) {
+			r.Attestation = &liveness.DeviceAttestation{Type: deviceattest.KeyAttestation, Token: "1234567"}
+		}, veriland.CodeValidationFailed, "/attestation/token"},
+		{"16385-character play integrity token", func(r *liveness.EnrollRequest) {
+			r.Attestation = &liveness.DeviceAttestation{Type: deviceattest.PlayIntegrity, Token: strings.Repeat("x", 16385)}
+		}, veriland.CodeValidationFailed, "/attestation/token"},
+		{"16385-character app attest token", func(r *liveness.EnrollRequest) {
+			r.Platform, r.Attestation = liveness.PlatformIOS, &liveness.DeviceAttestation{Type: deviceattest.AppAttest, Token: strings.Repeat("é", 16385)}
+		}, veriland.CodeValidationFailed, "/attestation/token"},
+		{"token not UTF-8", func(r *liveness.EnrollRequest) { r.Attestation.Token = "mock-\xff-token" }, veriland.CodeValidationFailed, "/attestation/token"},
+		{"unconfigured type", func(r *liveness.EnrollRequest) { r.Attestation.Type = deviceattest.PlayIntegrity }, veriland.CodeAttestationUnsupported, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			req := good
+			req := mockEnrollment(key, liveness.PlatformAndroid)
 			tc.edit(&req)
 			_, _, err := h.svc.Enroll(context.Background(), veriland.Sandbox, holderA, req)
 			if codeOf(err) != tc.code || pointerOf(err) != tc.pointer {
@@ -120,6 +135,41 @@ func TestEnrollValidation(t *testing.T) {
 		})
 	}
 	assertNoDevice(t, h, veriland.Sandbox)
+}
+
+// TestEnrollPlatforms: every platform enrols with MOCK in SANDBOX, and the token
+// bounds 8 and 16384 are accepted.
+func TestEnrollPlatforms(t *testing.T) {
+	h := newHarness(t)
+	for i, tc := range []struct {
+		platform liveness.Platform
+		token    string
+	}{
+		{liveness.PlatformAndroid, "12345678"},
+		{liveness.PlatformIOS, strings.Repeat("t", 16384)},
+		{liveness.PlatformWeb, strings.Repeat("é", 16384)},
+	} {
+		req := mockEnrollment(deviceKey(fmt.Sprint("platform ", i)), tc.platform)
+		req.Attestation.Token = tc.token
+		dev, created, err := h.svc.Enroll(context.Background(), veriland.Sandbox, holderA, req)
+		if err != nil || !created || dev.Platform != tc.platform || dev.AttestationType != deviceattest.Mock {
+			t.Fatalf("%s: created=%v err=%v dev=%+v", tc.platform, created, err, dev)
+		}
+	}
+	for _, c := range []struct {
+		p    liveness.Platform
+		t    deviceattest.Type
+		fits bool
+	}{
+		{liveness.PlatformAndroid, deviceattest.KeyAttestation, true}, {liveness.PlatformAndroid, deviceattest.PlayIntegrity, true},
+		{liveness.PlatformAndroid, deviceattest.AppAttest, false}, {liveness.PlatformIOS, deviceattest.AppAttest, true},
+		{liveness.PlatformIOS, deviceattest.PlayIntegrity, false}, {liveness.PlatformWeb, deviceattest.Mock, true},
+		{liveness.PlatformWeb, deviceattest.KeyAttestation, false}, {"", deviceattest.Mock, false},
+	} {
+		if got := liveness.PlatformFits(c.p, c.t); got != c.fits {
+			t.Errorf("PlatformFits(%s, %s) = %v", c.p, c.t, got)
+		}
+	}
 }
 
 func assertNoDevice(t *testing.T, h *harness, env veriland.Environment) {

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -49,10 +50,9 @@ func Example() {
 	// 1. The phone enrols its signing key's address with a (sandbox) attestation.
 	phone, _ := crypto.GenerateKey()
 	dev, created, err := svc.Enroll(ctx, veriland.Sandbox, holder, liveness.EnrollRequest{
-		PublicKey:        crypto.PubkeyToAddress(phone.PublicKey).Hex(),
-		Platform:         liveness.PlatformAndroid,
-		AttestationType:  deviceattest.Mock,
-		AttestationToken: "sandbox-device-token",
+		Platform:    liveness.PlatformAndroid,
+		PublicKey:   crypto.PubkeyToAddress(phone.PublicKey).Hex(),
+		Attestation: &liveness.DeviceAttestation{Type: deviceattest.Mock, Token: "sandbox-device-token"},
 	})
 	if err != nil {
 		panic(err)
@@ -86,30 +86,35 @@ func Example() {
 	// liveness_rejected [session_used]
 }
 
-// signedProof is what a phone would send after capturing frames frames at 30 fps.
+// signedProof is what a phone would send after capturing frames frames at 30 fps:
+// timestamps in fractional milliseconds, the evidence of its on-board model, and its
+// signature over the LivenessProof.
 func signedProof(sess *liveness.Session, phone *ecdsa.PrivateKey, frames int) *liveness.VerifyRequest {
-	ts := make([]int64, frames)
+	ts := make(liveness.Timestamps, frames)
 	for i := range ts {
-		ts[i] = sess.CreatedAt.UnixMilli() + 100 + int64(i)*33
+		ts[i] = float64(sess.CreatedAt.UnixMilli()) + 100 + float64(i)*33.333
 	}
+	duration := math.Round(ts[frames-1] - ts[0]) // whole milliseconds: it is signed as a uint256
 	req := &liveness.VerifyRequest{
 		SessionID:       sess.ID,
 		DevicePublicKey: crypto.PubkeyToAddress(phone.PublicKey).Hex(),
-		AttestationType: deviceattest.Mock,
+		Attestation:     &liveness.DeviceAttestation{Type: deviceattest.Mock, Token: "sandbox-device-token"},
 		MerkleRoot:      hexutil.Encode(crypto.Keccak256([]byte("the root over the frame leaves"))),
 		FrameTimestamps: ts,
-		Timing:          &liveness.Timing{FrameCount: int64(frames), SessionDurationMs: ts[frames-1] - ts[0]},
-		Evidence:        &liveness.Evidence{ParallaxScore: f(0.71), FrameJitterMs: f(9)},
-		Camera:          &liveness.Camera{VirtualSourceSuspected: b(false), PhysicalSensorID: "back-0"},
+		Evidence: &liveness.Evidence{
+			Sensor: &liveness.SensorEvidence{ParallaxScore: f(0.71)},
+			Camera: &liveness.CameraEvidence{PhysicalSensorID: "back-0", VirtualSourceSuspected: b(false)},
+			Timing: &liveness.TimingEvidence{FrameJitterMs: f(9), SessionDurationMs: f(duration), FrameCount: f(float64(frames))},
+		},
 	}
 	proof := liveness.LivenessProof{
 		SessionID:         req.SessionID,
 		Nonce:             [32]byte(hexutil.MustDecode(sess.Nonce)),
 		MerkleRoot:        [32]byte(hexutil.MustDecode(req.MerkleRoot)),
-		FrameCount:        uint64(req.Timing.FrameCount),
-		SessionDurationMs: uint64(req.Timing.SessionDurationMs),
+		FrameCount:        uint64(frames),
+		SessionDurationMs: uint64(duration),
 	}
 	sig, _ := ethsig.Sign(phone, proof.Digest(1))
-	req.Signature = hexutil.Encode(sig)
+	req.DeviceSignature = hexutil.Encode(sig)
 	return req
 }

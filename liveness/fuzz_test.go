@@ -27,25 +27,29 @@ func fuzzFixture(frames int) (*sessionRecord, *Device, *VerifyRequest) {
 		ID: "dev_" + "abcdefghijklmnopqrstuvwxyz", PublicKey: normalAddress(ethsig.Address(key).Hex()),
 		AttestationType: deviceattest.Mock, Trust: deviceattest.TrustBasic, Holder: rec.Holder,
 	}
-	ts := make([]int64, frames)
+	ts := make(Timestamps, frames)
 	for i := range ts {
-		ts[i] = created.UnixMilli() + 10 + int64(i)*5
+		ts[i] = float64(created.UnixMilli()) + 10.5 + float64(i)*5
 	}
 	req := &VerifyRequest{
-		SessionID: rec.ID, DevicePublicKey: dev.PublicKey, AttestationType: deviceattest.Mock,
+		SessionID: rec.ID, DevicePublicKey: dev.PublicKey,
+		Attestation:     &DeviceAttestation{Type: deviceattest.Mock, Token: "mock-attestation-token"},
 		MerkleRoot:      hexutil.Encode(crypto.Keccak256([]byte("root"))),
 		FrameTimestamps: ts,
-		Timing:          &Timing{FrameCount: int64(frames), SessionDurationMs: ts[frames-1] - ts[0]},
-		Evidence:        &Evidence{ParallaxScore: ptr(0.9), HueScore: ptr(0.9), LatencyMs: ptr(100.0), IMUCorrelation: ptr(0.9), FrameJitterMs: ptr(5.0)},
-		Camera:          &Camera{VirtualSourceSuspected: ptr(false), PhysicalSensorID: "cam0"},
+		Evidence: &Evidence{
+			Challenge: &ChallengeEvidence{HueScore: ptr(0.9), LatencyMs: ptr(100.0)},
+			Sensor:    &SensorEvidence{ParallaxScore: ptr(0.9), IMUCorrelation: ptr(0.9)},
+			Camera:    &CameraEvidence{PhysicalSensorID: "cam0", VirtualSourceSuspected: ptr(false)},
+			Timing:    &TimingEvidence{FrameJitterMs: ptr(5.0), SessionDurationMs: ptr(ts[frames-1] - ts[0]), FrameCount: ptr(float64(frames))},
+		},
 	}
 	p := LivenessProof{
 		SessionID: req.SessionID, Nonce: [32]byte(hexutil.MustDecode(rec.Nonce)),
 		MerkleRoot: [32]byte(hexutil.MustDecode(req.MerkleRoot)), FrameCount: uint64(frames),
-		SessionDurationMs: uint64(req.Timing.SessionDurationMs),
+		SessionDurationMs: uint64(ts[frames-1] - ts[0]),
 	}
 	sig, _ := ethsig.Sign(key, p.Digest(1))
-	req.Signature = hexutil.Encode(sig)
+	req.DeviceSignature = hexutil.Encode(sig)
 	return rec, dev, req
 }
 
@@ -56,10 +60,12 @@ func FuzzDecodeVerifyRequest(f *testing.F) {
 	body, _ := json.Marshal(good)
 	f.Add(body)
 	f.Add([]byte(`{}`))
-	f.Add([]byte(`{"sessionId":"lvs_x","frameTimestamps":[3,2,1],"timing":{"frameCount":-1}}`))
-	f.Add([]byte(`{"evidence":{"parallaxScore":1e309}}`))
-	f.Add([]byte(`{"camera":{"virtualSourceSuspected":null,"physicalSensorId":"\u0000"}}`))
+	f.Add([]byte(`{"sessionId":"lvs_x","frameTimestamps":[3,2.5,1e2],"evidence":{"timing":{"frameCount":-1,"sessionDurationMs":1.5}}}`))
+	f.Add([]byte(`{"evidence":{"sensor":{"parallaxScore":1e309}}}`))
+	f.Add([]byte(`{"evidence":{"camera":{"virtualSourceSuspected":null,"physicalSensorId":"\u0000"}}}`))
 	f.Add([]byte(`{"frameImage":"AAAA"}`))
+	f.Add([]byte(`{"frameTimestamps":[1,2,"3"]}`))
+	f.Add([]byte(`{"attestation":{"type":"MOCK","token":"1234567"},"evidence":{"challenge":{"faceTemplate":[1]}}}`))
 	f.Add([]byte(`[1,2]`))
 	now := rec.CreatedAt.Add(10 * time.Second)
 	pol := DefaultPolicy()
@@ -86,8 +92,12 @@ func FuzzDecodeVerifyRequest(f *testing.F) {
 			}
 			return
 		}
-		if len(req.FrameTimestamps) == 0 || len(req.FrameTimestamps) > MaxFrameTimestamps || req.Timing == nil || req.Camera == nil || req.Evidence == nil {
+		if len(req.FrameTimestamps) == 0 || len(req.FrameTimestamps) > MaxFrameTimestamps || req.Evidence == nil ||
+			req.Evidence.Timing == nil || req.Evidence.Camera == nil || req.Attestation == nil {
 			t.Fatalf("accepted a bad shape: %+v", req)
+		}
+		if _, _, ok := req.signed(); !ok {
+			t.Fatalf("accepted a timing the proof cannot sign: %+v", req.Evidence.Timing)
 		}
 		// Whatever decodes runs through every check without panicking, and the
 		// verdict is the same when run again (evaluate is pure).

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"path/filepath"
@@ -201,13 +202,18 @@ func deviceKey(seed string) *ecdsa.PrivateKey {
 
 func addr(k *ecdsa.PrivateKey) string { return ethsig.Address(k).Hex() }
 
+// mockEnrollment is the enrolment body of key on platform with a MOCK attestation.
+func mockEnrollment(key *ecdsa.PrivateKey, platform liveness.Platform) liveness.EnrollRequest {
+	return liveness.EnrollRequest{
+		Platform: platform, PublicKey: addr(key),
+		Attestation: &liveness.DeviceAttestation{Type: deviceattest.Mock, Token: "mock-attestation-token"},
+	}
+}
+
 // enrollMock enrols key for holder with a MOCK attestation in SANDBOX.
 func (h *harness) enrollMock(t testing.TB, holder string, key *ecdsa.PrivateKey) *liveness.Device {
 	t.Helper()
-	dev, _, err := h.svc.Enroll(context.Background(), veriland.Sandbox, holder, liveness.EnrollRequest{
-		PublicKey: addr(key), Platform: liveness.PlatformAndroid,
-		AttestationType: deviceattest.Mock, AttestationToken: "mock-attestation-token",
-	})
+	dev, _, err := h.svc.Enroll(context.Background(), veriland.Sandbox, holder, mockEnrollment(key, liveness.PlatformAndroid))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +225,8 @@ func (h *harness) enrollStrong(t testing.TB, env veriland.Environment, holder st
 	t.Helper()
 	ch := deviceattest.EnrollChallenge(holder, addr(key))
 	dev, _, err := h.svc.Enroll(context.Background(), env, holder, liveness.EnrollRequest{
-		PublicKey: addr(key), Platform: liveness.PlatformAndroid,
-		AttestationType: deviceattest.KeyAttestation, AttestationToken: hex.EncodeToString(ch[:]),
+		Platform: liveness.PlatformAndroid, PublicKey: addr(key),
+		Attestation: &liveness.DeviceAttestation{Type: deviceattest.KeyAttestation, Token: hex.EncodeToString(ch[:])},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -240,30 +246,37 @@ func (h *harness) start(t testing.TB, env veriland.Environment, holder string, l
 func f(v float64) *float64 { return &v }
 func b(v bool) *bool       { return &v }
 
-// proof builds a passing verification body for sess at any level: frames every 33 ms
-// from 50 ms after the session started, scores that meet L3, signed by key.
+// proof builds a passing verification body for sess at any level: frames every
+// 33.25 ms (fractional milliseconds) from 50 ms after the session started, scores
+// that meet L3, signed by key.
 func proof(sess *liveness.Session, key *ecdsa.PrivateKey, frames int, attType deviceattest.Type) *liveness.VerifyRequest {
-	start := sess.CreatedAt.UnixMilli() + 50
-	ts := make([]int64, frames)
+	start := float64(sess.CreatedAt.UnixMilli() + 50)
+	ts := make(liveness.Timestamps, frames)
 	for i := range ts {
-		ts[i] = start + int64(i)*33
+		ts[i] = start + float64(i)*33.25
 	}
 	return proofWith(sess, key, ts, attType)
 }
 
-// proofWith is proof with the given frame timestamps.
-func proofWith(sess *liveness.Session, key *ecdsa.PrivateKey, ts []int64, attType deviceattest.Type) *liveness.VerifyRequest {
+// proofWith is proof with the given frame timestamps; sessionDurationMs is their
+// span rounded to a whole millisecond.
+func proofWith(sess *liveness.Session, key *ecdsa.PrivateKey, ts liveness.Timestamps, attType deviceattest.Type) *liveness.VerifyRequest {
 	req := &liveness.VerifyRequest{
 		SessionID:       sess.ID,
 		DevicePublicKey: addr(key),
-		AttestationType: attType,
+		Attestation:     &liveness.DeviceAttestation{Type: attType, Token: "device-attestation-token"},
 		MerkleRoot:      hexutil.Encode(crypto.Keccak256([]byte("frames of " + sess.ID))),
 		FrameTimestamps: ts,
-		Timing:          &liveness.Timing{FrameCount: int64(len(ts)), SessionDurationMs: ts[len(ts)-1] - ts[0]},
 		Evidence: &liveness.Evidence{
-			ParallaxScore: f(0.9), HueScore: f(0.9), LatencyMs: f(400), IMUCorrelation: f(0.8), FrameJitterMs: f(10),
+			Challenge: &liveness.ChallengeEvidence{HueScore: f(0.9), LatencyMs: f(400)},
+			Sensor:    &liveness.SensorEvidence{ParallaxScore: f(0.9), IMUCorrelation: f(0.8)},
+			Camera:    &liveness.CameraEvidence{PhysicalSensorID: "camera0", VirtualSourceSuspected: b(false)},
+			Timing: &liveness.TimingEvidence{
+				FrameJitterMs:     f(10),
+				SessionDurationMs: f(math.Round(ts[len(ts)-1] - ts[0])),
+				FrameCount:        f(float64(len(ts))),
+			},
 		},
-		Camera: &liveness.Camera{VirtualSourceSuspected: b(false), PhysicalSensorID: "camera0"},
 	}
 	sign(req, sess.Nonce, key, chainID)
 	return req
@@ -271,18 +284,19 @@ func proofWith(sess *liveness.Session, key *ecdsa.PrivateKey, ts []int64, attTyp
 
 // sign (re)signs req's LivenessProof with key under chainID.
 func sign(req *liveness.VerifyRequest, nonceHex string, key *ecdsa.PrivateKey, chain uint64) {
+	tm := req.Evidence.Timing
 	p := liveness.LivenessProof{
 		SessionID:         req.SessionID,
 		Nonce:             [32]byte(hexutil.MustDecode(nonceHex)),
 		MerkleRoot:        [32]byte(hexutil.MustDecode(req.MerkleRoot)),
-		FrameCount:        uint64(req.Timing.FrameCount),
-		SessionDurationMs: uint64(req.Timing.SessionDurationMs),
+		FrameCount:        uint64(*tm.FrameCount),
+		SessionDurationMs: uint64(*tm.SessionDurationMs),
 	}
 	sig, err := ethsig.Sign(key, p.Digest(chain))
 	if err != nil {
 		panic(err)
 	}
-	req.Signature = hexutil.Encode(sig)
+	req.DeviceSignature = hexutil.Encode(sig)
 }
 
 // highSTwin returns the malleable twin of a 65-byte signature: s' = n − s, v flipped.

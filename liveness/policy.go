@@ -46,11 +46,11 @@ func ParseLevel(s string) (Level, error) {
 // Threshold is what one level demands of a verification's evidence. A zero minimum
 // demands nothing (scores are never negative); a zero maximum means no limit.
 type Threshold struct {
-	MinParallaxScore  float64 `json:"minParallaxScore"`  // evidence.parallaxScore ≥
-	MinHueScore       float64 `json:"minHueScore"`       // evidence.hueScore ≥
-	MaxLatencyMs      float64 `json:"maxLatencyMs"`      // evidence.latencyMs ≤
-	MinIMUCorrelation float64 `json:"minImuCorrelation"` // evidence.imuCorrelation ≥
-	MaxFrameJitterMs  float64 `json:"maxFrameJitterMs"`  // evidence.frameJitterMs ≤
+	MinParallaxScore  float64 `json:"minParallaxScore"`  // evidence.sensor.parallaxScore ≥
+	MinHueScore       float64 `json:"minHueScore"`       // evidence.challenge.hueScore ≥
+	MaxLatencyMs      float64 `json:"maxLatencyMs"`      // evidence.challenge.latencyMs ≤
+	MinIMUCorrelation float64 `json:"minImuCorrelation"` // evidence.sensor.imuCorrelation ≥
+	MaxFrameJitterMs  float64 `json:"maxFrameJitterMs"`  // evidence.timing.frameJitterMs ≤
 	MinFrames         int     `json:"minFrames"`         // len(frameTimestamps) ≥
 	// RequireStrongDevice demands a device enrolled with trust STRONG.
 	RequireStrongDevice bool `json:"requireStrongDevice"`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -27,78 +28,151 @@ const (
 	maxSensorIDLen  = 256
 )
 
-// VerifyRequest is the body of POST /liveness/verify. It holds a signature, a Merkle
-// root, timestamps and a handful of scores the device computed — never a frame, an
-// image, a template or any raw biometric; unknown members are refused by the server.
+// VerifyRequest is the body of POST /liveness/verify, exactly the source document's.
+// It holds a signature, a Merkle root, timestamps and a handful of scores the device
+// computed — never a frame, an image, a template or any raw biometric; unknown
+// members, nested ones included, are refused by the server.
 //
 //	{
 //	  "sessionId": "lvs_…",
-//	  "devicePublicKey": "0x…",            // the enrolled device key's address
-//	  "attestationType": "KEY_ATTESTATION", // the type the device was enrolled with
-//	  "signature": "0x…",                   // 65 bytes over LivenessProof typed data
-//	  "merkleRoot": "0x…",                  // 32 bytes
-//	  "frameTimestamps": [1763770000000, …], // unix ms, capture order, 1..10000
-//	  "timing": {"frameCount": 30, "sessionDurationMs": 2900},
-//	  "evidence": {"parallaxScore": 0.9, "hueScore": 0.9, "latencyMs": 420,
-//	               "imuCorrelation": 0.8, "frameJitterMs": 12},
-//	  "camera": {"virtualSourceSuspected": false, "physicalSensorId": "0"}
+//	  "devicePublicKey": "0x…",                       // the enrolled device key's address
+//	  "attestation": {"type": "MOCK", "token": "…"},  // the type the device enrolled with
+//	  "merkleRoot": "0x…",                            // 32 bytes
+//	  "frameTimestamps": [1763770000000.25, …],       // unix ms, capture order, 1..10000
+//	  "deviceSignature": "0x…",                       // 65 bytes over LivenessProof typed data
+//	  "evidence": {
+//	    "challenge": {"hueScore": 0.9, "latencyMs": 420},
+//	    "sensor": {"parallaxScore": 0.9, "imuCorrelation": 0.8},
+//	    "camera": {"physicalSensorId": "0", "virtualSourceSuspected": false},
+//	    "timing": {"frameJitterMs": 12, "sessionDurationMs": 2900, "frameCount": 30}
+//	  }
 //	}
 type VerifyRequest struct {
 	// SessionID is the id StartSession returned (required).
 	SessionID string `json:"sessionId"`
 	// DevicePublicKey is the enrolled device key's 0x address, any case (required).
 	DevicePublicKey string `json:"devicePublicKey"`
-	// AttestationType is the type the device was enrolled with (required).
-	AttestationType deviceattest.Type `json:"attestationType"`
-	// Signature is 0x + 65 bytes r ‖ s ‖ v (v 27/28 or 0/1, low s) over the
-	// LivenessProof typed data (required).
-	Signature string `json:"signature"`
+	// Attestation is the device's integrity attestation (required): its type must be
+	// the one the device enrolled with, its token 8..16384 characters. The token is
+	// not verified again (see the package documentation).
+	Attestation *DeviceAttestation `json:"attestation"`
 	// MerkleRoot is 0x + 32 bytes: the root over the frames (required; see the
 	// package documentation).
 	MerkleRoot string `json:"merkleRoot"`
-	// FrameTimestamps are the capture times of the frames in unix milliseconds, in
-	// capture order: 1..MaxFrameTimestamps of them (required).
+	// FrameTimestamps are the capture times of the frames in unix milliseconds,
+	// fractions allowed, in capture order: 1..MaxFrameTimestamps of them (required).
 	FrameTimestamps Timestamps `json:"frameTimestamps"`
-	// Timing is the signed frame count and duration (required).
-	Timing *Timing `json:"timing"`
-	// Evidence is the device's scores (required, members optional).
+	// DeviceSignature is 0x + 65 bytes r ‖ s ‖ v (v 27/28 or 0/1, low s) over the
+	// LivenessProof typed data (required).
+	DeviceSignature string `json:"deviceSignature"`
+	// Evidence is the device's presentation-attack-detection evidence (required).
 	Evidence *Evidence `json:"evidence"`
-	// Camera is the device's camera report (required).
-	Camera *Camera `json:"camera"`
 }
 
-// Timing is what the device measured of the capture; both members are signed in the
-// LivenessProof.
-type Timing struct {
-	// FrameCount must equal len(frameTimestamps); ≥ 0.
-	FrameCount int64 `json:"frameCount"`
-	// SessionDurationMs must be within 10% of the span of frameTimestamps; ≥ 0.
-	SessionDurationMs int64 `json:"sessionDurationMs"`
-}
-
-// Evidence holds the scores the device's on-board liveness model computed. Members
-// are optional; a member the level's policy needs but the body lacks fails that
-// policy check. Scores lie in 0..1, imuCorrelation in -1..1 (a correlation
-// coefficient), durations are ≥ 0 ms; all are finite.
+// Evidence is what the device's on-board liveness model measured, in four groups.
+// camera and timing are required; challenge and sensor and every score in them are
+// optional, and a score the level's policy needs but the body lacks fails that
+// policy check. Scores lie in 0..1 and durations are ≥ 0 ms, all finite; a value out
+// of range is the reason evidence_out_of_range, not a 400.
 type Evidence struct {
-	// ParallaxScore: how well the face's motion parallax matches a 3-D head.
-	ParallaxScore *float64 `json:"parallaxScore,omitempty"`
-	// HueScore: how well the face's reflected hue followed the COLOR_FLASH colours.
-	HueScore *float64 `json:"hueScore,omitempty"`
-	// LatencyMs: reaction time from a prompt to the matching movement.
-	LatencyMs *float64 `json:"latencyMs,omitempty"`
-	// IMUCorrelation: correlation of the phone's motion sensors with the camera motion.
-	IMUCorrelation *float64 `json:"imuCorrelation,omitempty"`
-	// FrameJitterMs: standard deviation of the inter-frame interval.
-	FrameJitterMs *float64 `json:"frameJitterMs,omitempty"`
+	Challenge *ChallengeEvidence `json:"challenge,omitempty"` // the scripted challenge
+	Sensor    *SensorEvidence    `json:"sensor,omitempty"`    // 3-D and motion sensors
+	Camera    *CameraEvidence    `json:"camera"`              // the capturing camera (required)
+	Timing    *TimingEvidence    `json:"timing"`              // the capture's timing (required)
 }
 
-// Camera is what the device knows of the camera that captured the frames.
-type Camera struct {
-	// VirtualSourceSuspected is required; true fails the verification.
-	VirtualSourceSuspected *bool `json:"virtualSourceSuspected"`
-	// PhysicalSensorID names the physical camera sensor; empty fails the verification.
+// ChallengeEvidence is how the holder met the session's script.
+type ChallengeEvidence struct {
+	// HueScore (0..1): how well the face's reflected hue followed the COLOR_FLASH
+	// colours.
+	HueScore *float64 `json:"hueScore,omitempty"`
+	// LatencyMs (≥ 0): reaction time from a prompt to the matching movement.
+	LatencyMs *float64 `json:"latencyMs,omitempty"`
+}
+
+// SensorEvidence is what the depth and motion sensors make of the capture.
+type SensorEvidence struct {
+	// ParallaxScore (0..1): how well the face's motion parallax matches a 3-D head.
+	ParallaxScore *float64 `json:"parallaxScore,omitempty"`
+	// IMUCorrelation (0..1): how well the phone's motion sensors agree with the
+	// camera's motion, a normalised score like the others.
+	IMUCorrelation *float64 `json:"imuCorrelation,omitempty"`
+}
+
+// CameraEvidence is what the device knows of the camera that captured the frames.
+type CameraEvidence struct {
+	// PhysicalSensorID names the physical camera sensor; empty or blank fails the
+	// verification (physical_sensor_missing).
 	PhysicalSensorID string `json:"physicalSensorId"`
+	// VirtualSourceSuspected is required; true fails the verification
+	// (virtual_camera).
+	VirtualSourceSuspected *bool `json:"virtualSourceSuspected"`
+}
+
+// TimingEvidence is the capture's timing. FrameCount and SessionDurationMs are signed
+// in the LivenessProof as uint256, so they must be whole numbers (30 or 30.0, not
+// 30.5) from 0 to 2^53−1 (required; 400 otherwise); FrameJitterMs is a score like
+// the others (optional).
+type TimingEvidence struct {
+	// FrameJitterMs (≥ 0): standard deviation of the inter-frame interval.
+	FrameJitterMs *float64 `json:"frameJitterMs,omitempty"`
+	// SessionDurationMs must be within 10% of the span of frameTimestamps.
+	SessionDurationMs *float64 `json:"sessionDurationMs"`
+	// FrameCount must equal len(frameTimestamps).
+	FrameCount *float64 `json:"frameCount"`
+}
+
+// maxWhole is the largest whole number FrameCount and SessionDurationMs may carry:
+// 2^53−1, the largest integer every JSON implementation (a JavaScript client's
+// included) represents exactly.
+const maxWhole = 1<<53 - 1
+
+// whole returns x as a uint64 when it is a whole number in 0..maxWhole.
+func whole(x *float64) (uint64, bool) {
+	if x == nil || !(*x >= 0 && *x <= maxWhole) || *x != math.Trunc(*x) {
+		return 0, false
+	}
+	return uint64(*x), true
+}
+
+// Scores are the evidence values the level policy judges, gathered from the
+// evidence groups; LIVENESS attestation claims carry them as "scores". A nil member
+// was not sent.
+type Scores struct {
+	ParallaxScore  *float64 `json:"parallaxScore,omitempty"`  // evidence.sensor.parallaxScore
+	HueScore       *float64 `json:"hueScore,omitempty"`       // evidence.challenge.hueScore
+	LatencyMs      *float64 `json:"latencyMs,omitempty"`      // evidence.challenge.latencyMs
+	IMUCorrelation *float64 `json:"imuCorrelation,omitempty"` // evidence.sensor.imuCorrelation
+	FrameJitterMs  *float64 `json:"frameJitterMs,omitempty"`  // evidence.timing.frameJitterMs
+}
+
+// Scores gathers the scores of e (nil-safe).
+func (e *Evidence) Scores() Scores {
+	var s Scores
+	if e == nil {
+		return s
+	}
+	if c := e.Challenge; c != nil {
+		s.HueScore, s.LatencyMs = c.HueScore, c.LatencyMs
+	}
+	if x := e.Sensor; x != nil {
+		s.ParallaxScore, s.IMUCorrelation = x.ParallaxScore, x.IMUCorrelation
+	}
+	if t := e.Timing; t != nil {
+		s.FrameJitterMs = t.FrameJitterMs
+	}
+	return s
+}
+
+// signed returns the frame count and duration the LivenessProof signs, and whether
+// both are present whole numbers.
+func (r *VerifyRequest) signed() (frameCount, durationMs uint64, ok bool) {
+	if r.Evidence == nil || r.Evidence.Timing == nil {
+		return 0, 0, false
+	}
+	n, ok1 := whole(r.Evidence.Timing.FrameCount)
+	d, ok2 := whole(r.Evidence.Timing.SessionDurationMs)
+	return n, d, ok1 && ok2
 }
 
 // Validate checks the shape of r: members present, well-formed and of the right size.
@@ -116,50 +190,56 @@ func (r *VerifyRequest) Validate() error {
 	if !isAddress(r.DevicePublicKey) {
 		errs = append(errs, veriland.Invalid("/devicePublicKey", "devicePublicKey must be the device key's 0x address (40 hex digits)"))
 	}
-	if !r.AttestationType.Valid() {
-		errs = append(errs, veriland.Invalid("/attestationType", "attestationType must be KEY_ATTESTATION, APP_ATTEST, PLAY_INTEGRITY or MOCK"))
-	}
-	if !isHexBytes(r.Signature, 65) {
-		errs = append(errs, veriland.Invalid("/signature", "signature must be 0x + 130 hex digits (65 bytes r ‖ s ‖ v)"))
-	}
+	errs = r.Attestation.validate("/attestation", errs)
 	if !isHexBytes(r.MerkleRoot, 32) {
 		errs = append(errs, veriland.Invalid("/merkleRoot", "merkleRoot must be 0x + 64 hex digits"))
 	}
 	switch n := len(r.FrameTimestamps); {
 	case n == 0:
-		errs = append(errs, veriland.Invalid("/frameTimestamps", "frameTimestamps must not be empty"))
+		errs = append(errs, veriland.Invalid("/frameTimestamps", "frameTimestamps must hold 1 to %d timestamps", MaxFrameTimestamps).
+			WithMeta("min", 1).WithMeta("max", MaxFrameTimestamps))
 	case n > MaxFrameTimestamps:
 		errs = append(errs, veriland.Invalid("/frameTimestamps", "at most %d frame timestamps, got %d", MaxFrameTimestamps, n).
-			WithMeta("max", MaxFrameTimestamps))
+			WithMeta("min", 1).WithMeta("max", MaxFrameTimestamps))
 	default:
 		for i, ts := range r.FrameTimestamps {
-			if ts < 0 {
-				errs = append(errs, veriland.Invalid(fmt.Sprintf("/frameTimestamps/%d", i), "timestamps are unix milliseconds, never negative"))
+			if !(ts >= 0) || math.IsInf(ts, 0) { // NaN too (a library caller's)
+				errs = append(errs, veriland.Invalid(fmt.Sprintf("/frameTimestamps/%d", i), "timestamps are unix milliseconds, finite and never negative"))
 				break
 			}
 		}
 	}
-	if r.Timing == nil {
-		errs = append(errs, veriland.Invalid("/timing", "timing is required"))
+	if !isHexBytes(r.DeviceSignature, 65) {
+		errs = append(errs, veriland.Invalid("/deviceSignature", "deviceSignature must be 0x + 130 hex digits (65 bytes r ‖ s ‖ v)"))
+	}
+	ev := r.Evidence
+	if ev == nil {
+		return append(errs, veriland.Invalid("/evidence", "evidence {challenge, sensor, camera, timing} is required")).Err()
+	}
+	if cam := ev.Camera; cam == nil {
+		errs = append(errs, veriland.Invalid("/evidence/camera", "evidence.camera {physicalSensorId, virtualSourceSuspected} is required"))
 	} else {
-		if r.Timing.FrameCount < 0 {
-			errs = append(errs, veriland.Invalid("/timing/frameCount", "frameCount must not be negative"))
+		if len(cam.PhysicalSensorID) > maxSensorIDLen || !utf8.ValidString(cam.PhysicalSensorID) {
+			errs = append(errs, veriland.Invalid("/evidence/camera/physicalSensorId", "physicalSensorId must be at most %d characters", maxSensorIDLen))
 		}
-		if r.Timing.SessionDurationMs < 0 {
-			errs = append(errs, veriland.Invalid("/timing/sessionDurationMs", "sessionDurationMs must not be negative"))
+		if cam.VirtualSourceSuspected == nil {
+			errs = append(errs, veriland.Invalid("/evidence/camera/virtualSourceSuspected", "virtualSourceSuspected is required"))
 		}
 	}
-	if r.Evidence == nil {
-		errs = append(errs, veriland.Invalid("/evidence", "evidence is required"))
-	}
-	if r.Camera == nil {
-		errs = append(errs, veriland.Invalid("/camera", "camera is required"))
+	if tm := ev.Timing; tm == nil {
+		errs = append(errs, veriland.Invalid("/evidence/timing", "evidence.timing {frameJitterMs, sessionDurationMs, frameCount} is required"))
 	} else {
-		if r.Camera.VirtualSourceSuspected == nil {
-			errs = append(errs, veriland.Invalid("/camera/virtualSourceSuspected", "virtualSourceSuspected is required"))
-		}
-		if len(r.Camera.PhysicalSensorID) > maxSensorIDLen || !utf8.ValidString(r.Camera.PhysicalSensorID) {
-			errs = append(errs, veriland.Invalid("/camera/physicalSensorId", "physicalSensorId must be at most %d characters", maxSensorIDLen))
+		for _, m := range []struct {
+			name string
+			v    *float64
+		}{{"sessionDurationMs", tm.SessionDurationMs}, {"frameCount", tm.FrameCount}} {
+			ptr := "/evidence/timing/" + m.name
+			switch _, ok := whole(m.v); {
+			case m.v == nil:
+				errs = append(errs, veriland.Invalid(ptr, "%s is required", m.name))
+			case !ok:
+				errs = append(errs, veriland.Invalid(ptr, "%s must be a whole number from 0 to 2^53-1: the LivenessProof signs it as a uint256", m.name))
+			}
 		}
 	}
 	return errs.Err()
@@ -214,9 +294,9 @@ type Claims struct {
 	PolicyVersion     string             `json:"policyVersion"`     // Policy.Version applied
 	DeviceTrust       deviceattest.Trust `json:"deviceTrust"`       // BASIC or STRONG
 	AttestationType   deviceattest.Type  `json:"attestationType"`   // how the device was enrolled
-	FrameCount        int64              `json:"frameCount"`        // timing.frameCount
-	SessionDurationMs int64              `json:"sessionDurationMs"` // timing.sessionDurationMs
-	Scores            Evidence           `json:"scores"`            // the evidence members sent
+	FrameCount        int64              `json:"frameCount"`        // evidence.timing.frameCount
+	SessionDurationMs int64              `json:"sessionDurationMs"` // evidence.timing.sessionDurationMs
+	Scores            Scores             `json:"scores"`            // the scores sent (Evidence.Scores)
 }
 
 // Verify checks a liveness proof for holder in env (POST /liveness/verify, holder) and,
@@ -317,14 +397,15 @@ func (s *Service) Verify(ctx context.Context, env veriland.Environment, holder s
 			return s.emit(ctx, tx, ev)
 		}
 
+		frames, duration, _ := req.signed() // whole numbers: Validate checked them
 		claimsV = Claims{
 			Level:             rec.Level,
 			PolicyVersion:     pol.Version,
 			DeviceTrust:       dev.Trust,
 			AttestationType:   dev.AttestationType,
-			FrameCount:        req.Timing.FrameCount,
-			SessionDurationMs: req.Timing.SessionDurationMs,
-			Scores:            *req.Evidence,
+			FrameCount:        int64(frames),
+			SessionDurationMs: int64(duration),
+			Scores:            req.Evidence.Scores(),
 		}
 		root, _ := decodeHex32(req.MerkleRoot)
 		att, err = s.Attestations.Issue(ctx, tx, env, attestation.Draft{

@@ -73,12 +73,12 @@ func TestVerifyRejections(t *testing.T) {
 			return err
 		}, []liveness.Reason{liveness.ReasonSessionUsed}},
 		{"session reused after a failed verify", func(t *testing.T, fx *fixture) error {
-			good := *fx.req
-			fx.req.Camera = &liveness.Camera{VirtualSourceSuspected: b(true), PhysicalSensorID: "x"}
+			good := proof(fx.sess, fx.key, 40, deviceattest.Mock)
+			fx.req.Evidence.Camera = &liveness.CameraEvidence{VirtualSourceSuspected: b(true), PhysicalSensorID: "x"}
 			if _, err := fx.verify(); liveness.Reasons(err) == nil {
 				t.Fatalf("first verify: %v", err)
 			}
-			fx.req = &good
+			fx.req = good
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonSessionUsed}},
@@ -116,7 +116,7 @@ func TestVerifyRejections(t *testing.T) {
 			return err
 		}, []liveness.Reason{liveness.ReasonDeviceNotEnrolled}},
 		{"another attestation type", func(t *testing.T, fx *fixture) error {
-			fx.req.AttestationType = deviceattest.KeyAttestation
+			fx.req.Attestation.Type = deviceattest.KeyAttestation
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonAttestationTypeMismatch}},
@@ -126,12 +126,12 @@ func TestVerifyRejections(t *testing.T) {
 			return err
 		}, []liveness.Reason{liveness.ReasonSignatureMismatch}},
 		{"high-s signature", func(t *testing.T, fx *fixture) error {
-			fx.req.Signature = highSTwin(fx.req.Signature)
+			fx.req.DeviceSignature = highSTwin(fx.req.DeviceSignature)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonSignatureHighS}},
 		{"signature with v = 5", func(t *testing.T, fx *fixture) error {
-			fx.req.Signature = fx.req.Signature[:130] + "05"
+			fx.req.DeviceSignature = fx.req.DeviceSignature[:130] + "05"
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonSignatureInvalid}},
@@ -163,21 +163,21 @@ func TestVerifyRejections(t *testing.T) {
 			return err
 		}, []liveness.Reason{liveness.ReasonTimestampsNotIncreasing}},
 		{"count differs from frameCount", func(t *testing.T, fx *fixture) error {
-			fx.req.Timing.FrameCount++
+			*fx.req.Evidence.Timing.FrameCount++
 			fx.resign()
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonFrameCountMismatch}},
 		{"span more than 10% under sessionDurationMs", func(t *testing.T, fx *fixture) error {
-			span := fx.req.Timing.SessionDurationMs
-			fx.req.Timing.SessionDurationMs = span * 12 / 10 // span is 1/1.2 of it
+			span := *fx.req.Evidence.Timing.SessionDurationMs
+			fx.req.Evidence.Timing.SessionDurationMs = f(math.Round(span * 1.2)) // span is 1/1.2 of it
 			fx.resign()
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonDurationMismatch}},
 		{"span more than 10% over sessionDurationMs", func(t *testing.T, fx *fixture) error {
-			span := fx.req.Timing.SessionDurationMs
-			fx.req.Timing.SessionDurationMs = span * 8 / 10
+			span := *fx.req.Evidence.Timing.SessionDurationMs
+			fx.req.Evidence.Timing.SessionDurationMs = f(math.Round(span * 0.8))
 			fx.resign()
 			_, err := fx.verify()
 			return err
@@ -197,59 +197,70 @@ func TestVerifyRejections(t *testing.T) {
 			return err
 		}, []liveness.Reason{liveness.ReasonTimestampsOutside}},
 		{"virtual camera", func(t *testing.T, fx *fixture) error {
-			fx.req.Camera.VirtualSourceSuspected = b(true)
+			fx.req.Evidence.Camera.VirtualSourceSuspected = b(true)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonVirtualCamera}},
 		{"empty sensor id", func(t *testing.T, fx *fixture) error {
-			fx.req.Camera.PhysicalSensorID = " "
+			fx.req.Evidence.Camera.PhysicalSensorID = " "
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonSensorMissing}},
 		{"score above 1", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.ParallaxScore = f(1.5)
+			fx.req.Evidence.Sensor.ParallaxScore = f(1.5)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonEvidenceOutOfRange}},
 		{"negative score", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.HueScore = f(-0.1)
+			fx.req.Evidence.Challenge.HueScore = f(-0.1)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonEvidenceOutOfRange, liveness.ReasonHueTooLow}},
 		{"negative duration", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.FrameJitterMs = f(-1)
+			fx.req.Evidence.Timing.FrameJitterMs = f(-1)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonEvidenceOutOfRange}},
-		{"imu correlation below -1", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.IMUCorrelation = f(-2)
+		{"imu correlation below 0", func(t *testing.T, fx *fixture) error {
+			fx.req.Evidence.Sensor.IMUCorrelation = f(-0.5) // a score, not a coefficient
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonEvidenceOutOfRange, liveness.ReasonIMUTooLow}},
+		{"imu correlation above 1", func(t *testing.T, fx *fixture) error {
+			fx.req.Evidence.Sensor.IMUCorrelation = f(1.01)
+			_, err := fx.verify()
+			return err
+		}, []liveness.Reason{liveness.ReasonEvidenceOutOfRange}},
+		{"fractional timestamps out of order", func(t *testing.T, fx *fixture) error {
+			fx.req.FrameTimestamps[7] = fx.req.FrameTimestamps[6] - 0.001
+			_, err := fx.verify()
+			return err
+		}, []liveness.Reason{liveness.ReasonTimestampsNotIncreasing}},
 		{"NaN score (library call)", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.ParallaxScore = f(math.NaN())
+			fx.req.Evidence.Sensor.ParallaxScore = f(math.NaN())
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonEvidenceOutOfRange, liveness.ReasonParallaxTooLow}},
 		{"infinite latency (library call)", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.LatencyMs = f(math.Inf(1))
+			fx.req.Evidence.Challenge.LatencyMs = f(math.Inf(1))
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonEvidenceOutOfRange, liveness.ReasonLatencyTooHigh}},
 		{"L2 parallax too low", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.ParallaxScore = f(0.64)
+			fx.req.Evidence.Sensor.ParallaxScore = f(0.64)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonParallaxTooLow}},
 		{"L2 without hue score", func(t *testing.T, fx *fixture) error {
-			fx.req.Evidence.HueScore = nil
+			fx.req.Evidence.Challenge.HueScore = nil
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonHueTooLow}},
 		{"L2 every threshold missed", func(t *testing.T, fx *fixture) error {
-			*fx.req.Evidence = liveness.Evidence{
-				ParallaxScore: f(0.1), HueScore: f(0.1), LatencyMs: f(1501), IMUCorrelation: f(0.1), FrameJitterMs: f(51),
-			}
+			ev := fx.req.Evidence
+			ev.Challenge = &liveness.ChallengeEvidence{HueScore: f(0.1), LatencyMs: f(1501)}
+			ev.Sensor = &liveness.SensorEvidence{ParallaxScore: f(0.1), IMUCorrelation: f(0.1)}
+			ev.Timing.FrameJitterMs = f(51)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonParallaxTooLow, liveness.ReasonHueTooLow, liveness.ReasonLatencyTooHigh,
@@ -261,10 +272,10 @@ func TestVerifyRejections(t *testing.T) {
 		}, []liveness.Reason{liveness.ReasonTooFewFrames}},
 		{"every failure collected", func(t *testing.T, fx *fixture) error {
 			fx.h.clock.Advance(200 * time.Second)
-			fx.req.Signature = highSTwin(fx.req.Signature)
+			fx.req.DeviceSignature = highSTwin(fx.req.DeviceSignature)
 			fx.req.FrameTimestamps[1] = fx.req.FrameTimestamps[0]
-			fx.req.Camera = &liveness.Camera{VirtualSourceSuspected: b(true)}
-			fx.req.Evidence.ParallaxScore = f(2)
+			fx.req.Evidence.Camera = &liveness.CameraEvidence{VirtualSourceSuspected: b(true)}
+			fx.req.Evidence.Sensor.ParallaxScore = f(2)
 			_, err := fx.verify()
 			return err
 		}, []liveness.Reason{liveness.ReasonSessionExpired, liveness.ReasonSignatureHighS, liveness.ReasonTimestampsNotIncreasing,
@@ -310,7 +321,9 @@ func TestVerifyPassesPerLevel(t *testing.T) {
 			sess := h.start(t, veriland.Sandbox, holderA, tc.level)
 			req := proof(sess, key, tc.frames, typ)
 			if tc.level == liveness.L1 { // L1 needs only parallax and jitter
-				req.Evidence = &liveness.Evidence{ParallaxScore: f(0.5), FrameJitterMs: f(80)}
+				req.Evidence.Challenge = nil
+				req.Evidence.Sensor = &liveness.SensorEvidence{ParallaxScore: f(0.5)}
+				req.Evidence.Timing.FrameJitterMs = f(80)
 			}
 			h.clock.Advance(3 * time.Second)
 			res, err := h.svc.Verify(context.Background(), veriland.Sandbox, holderA, req)
@@ -334,7 +347,8 @@ func TestVerifyPassesPerLevel(t *testing.T) {
 			}
 			if claims.Level != tc.level || claims.PolicyVersion != liveness.DefaultPolicy().Version ||
 				claims.DeviceTrust != dev.Trust || claims.FrameCount != int64(tc.frames) ||
-				claims.Scores.ParallaxScore == nil || *claims.Scores.ParallaxScore != *req.Evidence.ParallaxScore {
+				claims.SessionDurationMs != int64(*req.Evidence.Timing.SessionDurationMs) ||
+				claims.Scores.ParallaxScore == nil || *claims.Scores.ParallaxScore != *req.Evidence.Sensor.ParallaxScore {
 				t.Fatalf("claims %s", att.Claims)
 			}
 			// The attestation verifies offline against the issuer.
@@ -408,6 +422,20 @@ func TestVerifyClockSkew(t *testing.T) {
 	}
 }
 
+// cloneRequest deep-copies a verification body, so that a case may edit it.
+func cloneRequest(t *testing.T, r *liveness.VerifyRequest) *liveness.VerifyRequest {
+	t.Helper()
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out liveness.VerifyRequest
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return &out
+}
+
 func TestVerifyShape(t *testing.T) {
 	fx := newFixture(t, liveness.L2)
 	cases := []struct {
@@ -415,31 +443,38 @@ func TestVerifyShape(t *testing.T) {
 		edit    func(r *liveness.VerifyRequest)
 		pointer string
 	}{
-		{"10001 timestamps", func(r *liveness.VerifyRequest) { r.FrameTimestamps = make([]int64, 10001) }, "/frameTimestamps"},
+		{"10001 timestamps", func(r *liveness.VerifyRequest) { r.FrameTimestamps = make(liveness.Timestamps, 10001) }, "/frameTimestamps"},
 		{"no timestamps", func(r *liveness.VerifyRequest) { r.FrameTimestamps = nil }, "/frameTimestamps"},
-		{"negative timestamp", func(r *liveness.VerifyRequest) { r.FrameTimestamps[3] = -1 }, "/frameTimestamps/3"},
+		{"negative timestamp", func(r *liveness.VerifyRequest) { r.FrameTimestamps[3] = -0.5 }, "/frameTimestamps/3"},
+		{"NaN timestamp (library call)", func(r *liveness.VerifyRequest) { r.FrameTimestamps[2] = math.NaN() }, "/frameTimestamps/2"},
+		{"infinite timestamp (library call)", func(r *liveness.VerifyRequest) { r.FrameTimestamps[4] = math.Inf(1) }, "/frameTimestamps/4"},
 		{"no session id", func(r *liveness.VerifyRequest) { r.SessionID = "" }, "/sessionId"},
 		{"device key not an address", func(r *liveness.VerifyRequest) { r.DevicePublicKey = "0x1234" }, "/devicePublicKey"},
-		{"unknown attestation type", func(r *liveness.VerifyRequest) { r.AttestationType = "" }, "/attestationType"},
-		{"64-byte signature", func(r *liveness.VerifyRequest) { r.Signature = r.Signature[:130] }, "/signature"},
-		{"signature not hex", func(r *liveness.VerifyRequest) { r.Signature = "0x" + strings.Repeat("zz", 65) }, "/signature"},
+		{"no attestation", func(r *liveness.VerifyRequest) { r.Attestation = nil }, "/attestation"},
+		{"unknown attestation type", func(r *liveness.VerifyRequest) { r.Attestation.Type = "" }, "/attestation/type"},
+		{"7-character token", func(r *liveness.VerifyRequest) { r.Attestation.Token = "1234567" }, "/attestation/token"},
+		{"16385-character token", func(r *liveness.VerifyRequest) { r.Attestation.Token = strings.Repeat("t", 16385) }, "/attestation/token"},
+		{"64-byte signature", func(r *liveness.VerifyRequest) { r.DeviceSignature = r.DeviceSignature[:130] }, "/deviceSignature"},
+		{"signature not hex", func(r *liveness.VerifyRequest) { r.DeviceSignature = "0x" + strings.Repeat("zz", 65) }, "/deviceSignature"},
 		{"short merkle root", func(r *liveness.VerifyRequest) { r.MerkleRoot = "0x00" }, "/merkleRoot"},
-		{"no timing", func(r *liveness.VerifyRequest) { r.Timing = nil }, "/timing"},
-		{"negative frameCount", func(r *liveness.VerifyRequest) { r.Timing.FrameCount = -1 }, "/timing/frameCount"},
-		{"negative duration", func(r *liveness.VerifyRequest) { r.Timing.SessionDurationMs = -1 }, "/timing/sessionDurationMs"},
 		{"no evidence", func(r *liveness.VerifyRequest) { r.Evidence = nil }, "/evidence"},
-		{"no camera", func(r *liveness.VerifyRequest) { r.Camera = nil }, "/camera"},
-		{"no virtualSourceSuspected", func(r *liveness.VerifyRequest) { r.Camera.VirtualSourceSuspected = nil }, "/camera/virtualSourceSuspected"},
-		{"huge sensor id", func(r *liveness.VerifyRequest) { r.Camera.PhysicalSensorID = strings.Repeat("x", 257) }, "/camera/physicalSensorId"},
+		{"no timing", func(r *liveness.VerifyRequest) { r.Evidence.Timing = nil }, "/evidence/timing"},
+		{"no frameCount", func(r *liveness.VerifyRequest) { r.Evidence.Timing.FrameCount = nil }, "/evidence/timing/frameCount"},
+		{"negative frameCount", func(r *liveness.VerifyRequest) { r.Evidence.Timing.FrameCount = f(-1) }, "/evidence/timing/frameCount"},
+		{"fractional frameCount", func(r *liveness.VerifyRequest) { r.Evidence.Timing.FrameCount = f(40.5) }, "/evidence/timing/frameCount"},
+		{"frameCount past 2^53", func(r *liveness.VerifyRequest) { r.Evidence.Timing.FrameCount = f(1 << 53) }, "/evidence/timing/frameCount"},
+		{"no duration", func(r *liveness.VerifyRequest) { r.Evidence.Timing.SessionDurationMs = nil }, "/evidence/timing/sessionDurationMs"},
+		{"negative duration", func(r *liveness.VerifyRequest) { r.Evidence.Timing.SessionDurationMs = f(-1) }, "/evidence/timing/sessionDurationMs"},
+		{"fractional duration", func(r *liveness.VerifyRequest) { r.Evidence.Timing.SessionDurationMs = f(1296.75) }, "/evidence/timing/sessionDurationMs"},
+		{"no camera", func(r *liveness.VerifyRequest) { r.Evidence.Camera = nil }, "/evidence/camera"},
+		{"no virtualSourceSuspected", func(r *liveness.VerifyRequest) { r.Evidence.Camera.VirtualSourceSuspected = nil }, "/evidence/camera/virtualSourceSuspected"},
+		{"huge sensor id", func(r *liveness.VerifyRequest) { r.Evidence.Camera.PhysicalSensorID = strings.Repeat("x", 257) }, "/evidence/camera/physicalSensorId"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			req := *fx.req
-			req.FrameTimestamps = slices.Clone(fx.req.FrameTimestamps)
-			timing, camera := *fx.req.Timing, *fx.req.Camera
-			req.Timing, req.Camera = &timing, &camera
-			tc.edit(&req)
-			_, err := fx.h.svc.Verify(context.Background(), veriland.Sandbox, holderA, &req)
+			req := cloneRequest(t, fx.req)
+			tc.edit(req)
+			_, err := fx.h.svc.Verify(context.Background(), veriland.Sandbox, holderA, req)
 			if codeOf(err) != veriland.CodeValidationFailed || pointerOf(err) != tc.pointer {
 				t.Fatalf("err = %v (pointer %q), want validation_failed at %s", err, pointerOf(err), tc.pointer)
 			}
@@ -449,11 +484,20 @@ func TestVerifyShape(t *testing.T) {
 	if _, err := fx.verify(); err != nil {
 		t.Fatalf("after shape errors: %v", err)
 	}
-	// 10000 timestamps is a valid shape.
-	req := *fx.req
-	req.FrameTimestamps = make([]int64, 10000)
-	if err := req.Validate(); err != nil {
-		t.Fatalf("10000 timestamps: %v", err)
+	// The edges that are valid shapes: 1 and 10000 timestamps, tokens of 8 and 16384
+	// characters (multi-byte characters count once), a whole number written 40.0.
+	for name, edit := range map[string]func(r *liveness.VerifyRequest){
+		"1 timestamp":       func(r *liveness.VerifyRequest) { r.FrameTimestamps = r.FrameTimestamps[:1] },
+		"10000 timestamps":  func(r *liveness.VerifyRequest) { r.FrameTimestamps = make(liveness.Timestamps, 10000) },
+		"8-character token": func(r *liveness.VerifyRequest) { r.Attestation.Token = "12345678" },
+		"16384 characters":  func(r *liveness.VerifyRequest) { r.Attestation.Token = strings.Repeat("é", 16384) },
+		"whole float count": func(r *liveness.VerifyRequest) { r.Evidence.Timing.FrameCount = f(40.0) },
+	} {
+		req := cloneRequest(t, fx.req)
+		edit(req)
+		if err := req.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 
@@ -494,11 +538,14 @@ func TestDecodeVerifyRequest(t *testing.T) {
 	}{
 		{`{"sessionId": "lvs_x", "frameImage": "iVBORw0…"}`, veriland.CodeUnknownField},
 		{`{"evidence": {"faceTemplate": [0.1, 0.2]}}`, veriland.CodeUnknownField},
+		{`{"evidence": {"sensor": {"depthMap": [0.1, 0.2]}}}`, veriland.CodeUnknownField},
+		{`{"attestationType": "MOCK", "attestationToken": "mock-token"}`, veriland.CodeUnknownField},
+		{`{"signature": "0x00"}`, veriland.CodeUnknownField},
 		{`{"frameTimestamps": ["1"]}`, veriland.CodeValidationFailed},
-		{`{"evidence": {"hueScore": NaN}}`, veriland.CodeInvalidJSON},
+		{`{"evidence": {"challenge": {"hueScore": NaN}}}`, veriland.CodeInvalidJSON},
 		{`{} {}`, veriland.CodeInvalidJSON},
 		{`[]`, veriland.CodeInvalidJSON},
-		{`{"timing": {"frameCount": 1.5}}`, veriland.CodeValidationFailed},
+		{`{"evidence": {"timing": {"frameCount": 1.5}}}`, veriland.CodeValidationFailed},
 		{`{}`, veriland.CodeValidationFailed},
 	} {
 		if _, err := liveness.DecodeVerifyRequest([]byte(tc.body)); codeOf(err) != tc.code {
