@@ -47,7 +47,7 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "GET", path: "/attestation/revocations", handle: s.revocations})
 		s.add(route{method: "GET", path: "/attestation/{id}", roles: anyRole, handle: s.getAttestation})
 		s.add(route{method: "GET", path: "/attestation/{id}/status", handle: s.attestationStatus})
-		s.add(route{method: "POST", path: "/attestation/{id}/revoke", roles: holderOrAdmin, handle: s.revokeAttestation})
+		s.add(route{method: "POST", path: "/attestation/{id}/revoke", roles: holderOrAdmin, optionalBody: true, handle: s.revokeAttestation})
 	}
 	if s.cfg.Liveness != nil {
 		s.add(route{method: "POST", path: "/liveness/device/enroll", roles: holder, handle: s.enrollDevice})
