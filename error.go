@@ -41,6 +41,8 @@ const (
 	CodeNotAcceptable          Code = "not_acceptable"
 	CodeBusinessRuleViolation  Code = "business_rule_violation"
 	CodeAttestationUnsupported Code = "attestation_unsupported"
+	CodeUnknownSubject         Code = "unknown_subject"   // a verification request's subject does not exist
+	CodeClaimUnavailable       Code = "claim_unavailable" // a scope item cannot be answered for the subject
 )
 
 // Error is the one error type every veriland package returns for failures a caller

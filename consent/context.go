@@ -13,8 +13,8 @@ import (
 
 // VerifierRef names the verifier in the consent view.
 type VerifierRef struct {
-	ID   string `json:"id"`             // the verifier token's sub
-	Name string `json:"name,omitempty"` // its display name, when it gave one
+	ID   string `json:"id"`   // the verifier token's sub, the "verifier" of the signed consent
+	Name string `json:"name"` // its display name: its API key's name, else its sub
 }
 
 // DecisionPreset is a ready way to fill the two members the holder chooses: the
@@ -34,7 +34,7 @@ type DecisionPreset struct {
 // them (decision "APPROVED" or "REJECTED"; disclosedScopeHash the EIP-712 string[] hash
 // of the disclosedScope it posts, in the order it posts it) and signs. Presets gives
 // both members for the usual choices: approve the whole scope, and reject (empty
-// disclosure).
+// disclosure). RequireLiveness is null when the request has none.
 type View struct {
 	RequestID       string                `json:"requestId"`
 	Status          Status                `json:"status"`
@@ -43,8 +43,7 @@ type View struct {
 	Scope           []string              `json:"scope"`
 	Mode            Mode                  `json:"mode"`
 	Reason          string                `json:"reason"`
-	RequireLiveness bool                  `json:"requireLiveness"`
-	MinLevel        string                `json:"minLevel,omitempty"` // set with RequireLiveness
+	RequireLiveness *LivenessRequirement  `json:"requireLiveness"`
 	ExpiresAt       time.Time             `json:"expiresAt"`
 	TypedData       attestation.TypedData `json:"typedData"`
 	Presets         []DecisionPreset      `json:"presets"`
@@ -67,21 +66,18 @@ func (s *Service) view(r *Request) *View {
 	v := &View{
 		RequestID:       r.ID,
 		Status:          r.Status,
-		Verifier:        VerifierRef{ID: r.Verifier, Name: r.VerifierName},
+		Verifier:        VerifierRef{ID: r.Verifier, Name: r.DisplayName()},
 		SubjectRef:      r.SubjectRef,
 		Scope:           slices.Clone(r.Scope),
 		Mode:            r.Mode,
 		Reason:          r.Reason,
-		RequireLiveness: r.RequireLiveness,
+		RequireLiveness: r.Liveness(),
 		ExpiresAt:       r.ExpiresAt,
 		TypedData:       attestation.TypedData(ConsentMessage(r, "", nil).TypedData(s.ChainID)),
 		Presets: []DecisionPreset{
 			{Decision: string(StatusApproved), DisclosedScope: slices.Clone(r.Scope), DisclosedScopeHash: DisclosedScopeHash(r.Scope)},
 			{Decision: string(StatusRejected), DisclosedScope: []string{}, DisclosedScopeHash: DisclosedScopeHash(nil)},
 		},
-	}
-	if r.RequireLiveness {
-		v.MinLevel = r.MinLevel
 	}
 	delete(v.TypedData.Message, "decision")
 	delete(v.TypedData.Message, "disclosedScopeHash")

@@ -18,14 +18,13 @@ func TestContextView(t *testing.T) {
 	f := newFixture(t)
 	r := f.create(func(c *consent.CreateRequest) {
 		c.VerifierName = "Acme Bank"
-		c.RequireLiveness = true
-		c.MinLevel = "L3"
+		c.RequireLiveness = &consent.LivenessInput{MinLevel: "L3"}
 	})
 	view, err := f.svc.Context(f.ctx, veriland.Sandbox, r.ID)
 	require.NoError(t, err)
 	require.Equal(t, consent.VerifierRef{ID: "verifier-acme", Name: "Acme Bank"}, view.Verifier)
-	require.Equal(t, "L3", view.MinLevel)
-	require.True(t, view.RequireLiveness)
+	require.Equal(t, &consent.LivenessRequirement{MinLevel: "L3", MaxAgeDays: consent.DefaultMaxAgeDays}, view.RequireLiveness)
+	require.Equal(t, consent.ModeProofOnly, view.Mode)
 
 	td := view.TypedData
 	require.Equal(t, "Consent", td.PrimaryType)
@@ -73,4 +72,17 @@ func TestContextView(t *testing.T) {
 	require.Equal(t, float64(r.Deadline()), msg["deadline"])
 	require.NotContains(t, m, "callbackUrl")
 	require.NotContains(t, m, "account")
+	require.Equal(t, map[string]any{"minLevel": "L3", "maxAgeDays": float64(30)}, m["requireLiveness"])
+
+	// Without requireLiveness the member is null; without a display name the sub shows.
+	plain := f.create(nil)
+	view, err = f.svc.Context(f.ctx, veriland.Sandbox, plain.ID)
+	require.NoError(t, err)
+	require.Equal(t, consent.VerifierRef{ID: "verifier-acme", Name: "verifier-acme"}, view.Verifier)
+	b, err = json.Marshal(view)
+	require.NoError(t, err)
+	m = nil
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Contains(t, m, "requireLiveness")
+	require.Nil(t, m["requireLiveness"])
 }

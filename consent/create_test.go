@@ -1,7 +1,9 @@
 package consent_test
 
 import (
+	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,10 @@ import (
 )
 
 func intp(v int) *int { return &v }
+
+func live(level string, days float64) *consent.LivenessInput {
+	return &consent.LivenessInput{MinLevel: level, MaxAgeDays: &days}
+}
 
 func TestCreateValidation(t *testing.T) {
 	f := newFixture(t)
@@ -41,28 +47,41 @@ func TestCreateValidation(t *testing.T) {
 		{"bad scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{"is_adult", "full name"} }, []string{"/scope/1"}},
 		{"empty scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{""} }, []string{"/scope/0"}},
 		{"repeated scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{"is_adult", "nationality", "is_adult"} }, []string{"/scope/2"}},
-		{"FULL any item", "", func(c *consent.CreateRequest) { c.Scope = []string{"bank:account_holder"} }, nil},
-		{"SELECTIVE disclosable items", "", func(c *consent.CreateRequest) { c.Mode = consent.ModeSelective }, nil},
-		{"SELECTIVE non-disclosable item", "", func(c *consent.CreateRequest) {
+		{"unknown scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{"bank:account_holder", "is_adult"} }, []string{"/scope/0"}},
+		{"the bookkeeping member is no scope item", "", func(c *consent.CreateRequest) { c.Scope = []string{"consent"} }, []string{"/scope/0"}},
+		{"every item of the vocabulary", "", func(c *consent.CreateRequest) { c.Scope = consent.Vocabulary(nil) }, nil},
+		{"identity in PROOF_ONLY", "", func(c *consent.CreateRequest) { c.Scope = []string{"identity"} }, nil},
+		{"identity in SELECTIVE", "", func(c *consent.CreateRequest) { c.Scope, c.Mode = []string{"identity"}, consent.ModeSelective }, nil},
+		{"explicit PROOF_ONLY", "", func(c *consent.CreateRequest) { c.Mode = consent.ModeProofOnly }, nil},
+		{"SELECTIVE", "", func(c *consent.CreateRequest) { c.Mode = consent.ModeSelective }, nil},
+		{"SELECTIVE unknown item", "", func(c *consent.CreateRequest) {
 			c.Mode = consent.ModeSelective
 			c.Scope = []string{"is_adult", "bank:account_holder"}
 		}, []string{"/scope/1"}},
+		{"FULL is gone", "", func(c *consent.CreateRequest) { c.Mode = "FULL" }, []string{"/mode"}},
 		{"bad mode", "", func(c *consent.CreateRequest) { c.Mode = "PARTIAL" }, []string{"/mode"}},
 		{"no reason", "", func(c *consent.CreateRequest) { c.Reason = "" }, []string{"/reason"}},
 		{"long reason", "", func(c *consent.CreateRequest) { c.Reason = strings.Repeat("é", consent.MaxReasonLen+1) }, []string{"/reason"}},
 		{"reason with control character", "", func(c *consent.CreateRequest) { c.Reason = "a\x00b" }, []string{"/reason"}},
 		{"reason not UTF-8", "", func(c *consent.CreateRequest) { c.Reason = "a\xffb" }, []string{"/reason"}},
-		{"long verifier name", "", func(c *consent.CreateRequest) { c.VerifierName = strings.Repeat("a", 101) }, []string{"/verifierName"}},
-		{"verifier name with newline", "", func(c *consent.CreateRequest) { c.VerifierName = "Acme\nBank" }, []string{"/verifierName"}},
 		{"no callback", "", func(c *consent.CreateRequest) { c.CallbackURL = "" }, nil},
 		{"relative callback", "", func(c *consent.CreateRequest) { c.CallbackURL = "/hooks" }, []string{"/callbackUrl"}},
 		{"callback with credentials", "", func(c *consent.CreateRequest) { c.CallbackURL = "https://u:p@verifier.example/" }, []string{"/callbackUrl"}},
 		{"ftp callback", "", func(c *consent.CreateRequest) { c.CallbackURL = "ftp://verifier.example/" }, []string{"/callbackUrl"}},
 		{"http callback in SANDBOX", "", func(c *consent.CreateRequest) { c.CallbackURL = "http://localhost:9000/hook" }, nil},
 		{"http callback in PRODUCTION", veriland.Production, func(c *consent.CreateRequest) { c.CallbackURL = "http://verifier.example/hook" }, []string{"/callbackUrl"}},
-		{"bad min level", "", func(c *consent.CreateRequest) { c.MinLevel = "L4" }, []string{"/minLevel"}},
-		{"max age 0", "", func(c *consent.CreateRequest) { c.MaxAgeDays = intp(0) }, []string{"/maxAgeDays"}},
-		{"max age 366", "", func(c *consent.CreateRequest) { c.MaxAgeDays = intp(366) }, []string{"/maxAgeDays"}},
+		{"liveness L1", "", func(c *consent.CreateRequest) { c.RequireLiveness = &consent.LivenessInput{MinLevel: "L1"} }, nil},
+		{"liveness L2", "", func(c *consent.CreateRequest) { c.RequireLiveness = &consent.LivenessInput{MinLevel: "L2"} }, nil},
+		{"liveness L3", "", func(c *consent.CreateRequest) { c.RequireLiveness = &consent.LivenessInput{MinLevel: "L3"} }, nil},
+		{"liveness without minLevel", "", func(c *consent.CreateRequest) { c.RequireLiveness = &consent.LivenessInput{} }, []string{"/requireLiveness/minLevel"}},
+		{"bad min level", "", func(c *consent.CreateRequest) { c.RequireLiveness = &consent.LivenessInput{MinLevel: "L4"} }, []string{"/requireLiveness/minLevel"}},
+		{"max age 0", "", func(c *consent.CreateRequest) { c.RequireLiveness = live("L2", 0) }, []string{"/requireLiveness/maxAgeDays"}},
+		{"max age 0.5", "", func(c *consent.CreateRequest) { c.RequireLiveness = live("L2", 0.5) }, []string{"/requireLiveness/maxAgeDays"}},
+		{"max age 1", "", func(c *consent.CreateRequest) { c.RequireLiveness = live("L2", 1) }, nil},
+		{"max age 1.5", "", func(c *consent.CreateRequest) { c.RequireLiveness = live("L2", 1.5) }, nil},
+		{"max age 365", "", func(c *consent.CreateRequest) { c.RequireLiveness = live("L2", 365) }, nil},
+		{"max age 366", "", func(c *consent.CreateRequest) { c.RequireLiveness = live("L2", 366) }, []string{"/requireLiveness/maxAgeDays"}},
+		{"max age NaN", "", func(c *consent.CreateRequest) { c.RequireLiveness = live("L2", math.NaN()) }, []string{"/requireLiveness/maxAgeDays"}},
 		{"expires 59", "", func(c *consent.CreateRequest) { c.ExpiresInSeconds = intp(59) }, []string{"/expiresInSeconds"}},
 		{"expires 60", "", func(c *consent.CreateRequest) { c.ExpiresInSeconds = intp(60) }, nil},
 		{"expires 604800", "", func(c *consent.CreateRequest) { c.ExpiresInSeconds = intp(604800) }, nil},
@@ -106,10 +125,10 @@ func TestCreateDefaultsAndEvent(t *testing.T) {
 	require.Equal(t, veriland.Sandbox, r.Env)
 	require.Equal(t, "acct_1", r.Account)
 	require.Equal(t, "verifier-acme", r.Verifier)
-	require.Equal(t, consent.ModeFull, r.Mode)
-	require.Equal(t, consent.LevelL2, r.MinLevel)
-	require.Equal(t, 365, r.MaxAgeDays)
+	require.Equal(t, consent.ModeProofOnly, r.Mode)
 	require.False(t, r.RequireLiveness)
+	require.Nil(t, r.Liveness())
+	require.Equal(t, "verifier-acme", r.DisplayName(), "no API key name: the sub")
 	require.NotZero(t, r.Nonce)
 	require.Equal(t, f.clock.Now(), r.CreatedAt)
 	require.Equal(t, f.clock.Now().Add(time.Hour), r.ExpiresAt)
@@ -126,6 +145,16 @@ func TestCreateDefaultsAndEvent(t *testing.T) {
 		CallbackURL: "https://verifier.example/hooks/veriland", Actor: "verifier-acme"}, ev[0])
 	require.False(t, consent.EventCreated.Webhook())
 	require.True(t, consent.EventExpired.Webhook())
+
+	// requireLiveness.maxAgeDays defaults to 30; the display name is the caller's.
+	l := f.create(func(c *consent.CreateRequest) {
+		c.RequireLiveness = &consent.LivenessInput{MinLevel: "L3"}
+		c.VerifierName = "Acme Bank"
+	})
+	require.Equal(t, &consent.LivenessRequirement{MinLevel: "L3", MaxAgeDays: 30}, l.Liveness())
+	require.Equal(t, 30*24*time.Hour, l.Liveness().MaxAge())
+	require.Equal(t, "Acme Bank", l.DisplayName())
+	require.Equal(t, l.Liveness(), l.Summary().RequireLiveness)
 
 	// A did:pkh subject is stored in its canonical (lower-case) form.
 	mixed := "did:pkh:eip155:31337:" + addr(f.holder).Hex()
@@ -151,9 +180,34 @@ func TestCreateRefusals(t *testing.T) {
 		svc := *f.svc
 		svc.Liveness = nil
 		c := valid
-		c.RequireLiveness = true
+		c.RequireLiveness = &consent.LivenessInput{MinLevel: "L2"}
 		_, err := svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
 		requireCode(t, err, veriland.CodeValidationFailed, "/requireLiveness")
+	})
+
+	t.Run("unknown subject", func(t *testing.T) {
+		c := valid
+		c.SubjectRef = "did:veriland:" + strings.Repeat("a", 22)
+		_, err := f.svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
+		requireCode(t, err, veriland.CodeUnknownSubject, "/subjectRef")
+		// An identity of the other environment is unknown here.
+		_, prodDID := f.newIdentity(veriland.Production)
+		c.SubjectRef = prodDID
+		_, err = f.svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
+		requireCode(t, err, veriland.CodeUnknownSubject, "/subjectRef")
+		// Without an IdentityGetter, Wallets says whether it exists.
+		svc := *f.svc
+		svc.Wallets = walletsFunc(func(_ context.Context, _ veriland.Environment, did string) (string, error) {
+			if did == f.did {
+				return "", veriland.Errorf(veriland.CodeBusinessRuleViolation, "not ACTIVE")
+			}
+			return "", veriland.Errorf(veriland.CodeNotFound, "no such identity")
+		})
+		_, err = svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
+		requireCode(t, err, veriland.CodeUnknownSubject, "/subjectRef")
+		c.SubjectRef = f.did
+		_, err = svc.Create(f.ctx, veriland.Sandbox, f.verifier, c)
+		require.NoError(t, err, "it exists, even if it may not consent now")
 	})
 
 	t.Run("pluggable callback validator", func(t *testing.T) {

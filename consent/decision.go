@@ -2,6 +2,7 @@ package consent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -54,23 +55,70 @@ type DecisionResult struct {
 	Request *Request `json:"-"`
 }
 
-// Claims are the claims of a CONSENT attestation. They hold identifiers and the
-// consent's own members only — never personal data — and with the attestation's
-// subject and verifier they rebuild the signed Consent message, whose digest is the
-// attestation's evidenceHash.
-type Claims struct {
-	RequestID      string   `json:"requestId"`
-	Decision       string   `json:"decision"`
-	Mode           Mode     `json:"mode"`
-	DisclosedScope []string `json:"disclosedScope"`
-	// DisclosedScopeHash is the hash the holder signed: of the disclosedScope as
-	// posted, which in FULL mode may be empty ("everything asked").
+// ConsentClaims is the bookkeeping of a CONSENT attestation, under its claims' ClaimConsent
+// member, beside the facts (see Disclose). It holds identifiers and the consent's own
+// members only — never personal data — so that a verifier can tie the attestation to
+// its request (a holder cannot pass off the approval of another request), and so
+// that, with the attestation's subject and verifier and the decision APPROVED, it
+// rebuilds the signed Consent message, whose digest is the attestation's evidenceHash.
+type ConsentClaims struct {
+	RequestID string `json:"requestId"`
+	Mode      Mode   `json:"mode"`
+	// DisclosedScope is the holder's disclosedScope as posted and signed (in PROOF_ONLY
+	// it may be empty: "everything asked").
+	DisclosedScope     []string    `json:"disclosedScope"`
 	DisclosedScopeHash common.Hash `json:"disclosedScopeHash"`
 	Nonce              common.Hash `json:"nonce"`
 	Deadline           uint64      `json:"deadline"`
-	ChainID            uint64      `json:"chainId"`
-	RequireLiveness    bool        `json:"requireLiveness"`
-	MinLevel           string      `json:"minLevel,omitempty"`
+	// RequireLiveness is the request's requirement, which the approval met; omitted
+	// when it had none.
+	RequireLiveness *LivenessRequirement `json:"requireLiveness,omitempty"`
+}
+
+// ParseClaims splits the claims of a CONSENT attestation into its facts (every member
+// but ClaimConsent) and its bookkeeping. Attestations issued before the facts existed
+// kept the bookkeeping at the top level; ParseClaims reads those too (with no facts).
+func ParseClaims(raw json.RawMessage) (facts map[string]any, bookkeeping *ConsentClaims, err error) {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &all); err != nil {
+		return nil, nil, fmt.Errorf("consent: claims are not a JSON object: %w", err)
+	}
+	bookkeeping = &ConsentClaims{}
+	if b, ok := all[ClaimConsent]; ok {
+		if err := json.Unmarshal(b, bookkeeping); err != nil {
+			return nil, nil, fmt.Errorf("consent: the claims' %s member: %w", ClaimConsent, err)
+		}
+		delete(all, ClaimConsent)
+	} else if _, legacy := all["requestId"]; legacy {
+		if err := json.Unmarshal(raw, bookkeeping); err != nil {
+			return nil, nil, fmt.Errorf("consent: claims: %w", err)
+		}
+		return map[string]any{}, bookkeeping, nil
+	} else {
+		return nil, nil, fmt.Errorf("consent: the claims have no %s member", ClaimConsent)
+	}
+	facts = make(map[string]any, len(all))
+	for k, v := range all {
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return nil, nil, err
+		}
+		facts[k] = x
+	}
+	return facts, bookkeeping, nil
+}
+
+// RequestIDOf returns the id of the verification request whose approval issued
+// CONSENT attestation att, or "" when att is not one.
+func RequestIDOf(att *attestation.Attestation) string {
+	if att == nil || att.Kind != attestation.KindConsent {
+		return ""
+	}
+	_, b, err := ParseClaims(att.Claims)
+	if err != nil {
+		return ""
+	}
+	return b.RequestID
 }
 
 // VerifiedDecision is a decision whose form, scope and signature VerifyDecision has
@@ -80,8 +128,8 @@ type VerifiedDecision struct {
 	// Message is the signed Consent message; its Digest(chainID) is the evidence.
 	Message *ConsentTypedData
 	Digest  [32]byte
-	// Disclosed is what the decision discloses: the whole scope for a FULL approval,
-	// the holder's pick for a SELECTIVE one, nothing for a rejection.
+	// Disclosed is what the decision answers: the whole scope for a PROOF_ONLY
+	// approval, the holder's pick for a SELECTIVE one, nothing for a rejection.
 	Disclosed []string
 }
 
@@ -95,7 +143,9 @@ func checkDecisionForm(d Decision) ([]byte, error) {
 	if d.Decision != StatusApproved && d.Decision != StatusRejected {
 		errs = append(errs, veriland.Invalid(PointerDecision, "decision must be APPROVED or REJECTED"))
 	}
-	if len(d.DisclosedScope) > MaxScopeItems {
+	if d.DisclosedScope == nil {
+		errs = append(errs, veriland.Invalid(PointerDisclosedScope, "disclosedScope is required: send [] to disclose nothing"))
+	} else if len(d.DisclosedScope) > MaxScopeItems {
 		errs = append(errs, veriland.Invalid(PointerDisclosedScope, "disclosedScope has more than %d items", MaxScopeItems))
 	} else {
 		for i, it := range d.DisclosedScope {
@@ -130,7 +180,7 @@ func errMessage(err error) string {
 // VerifyDecision checks holder decision d on request r with no storage and no state:
 // the form of every member (validation_failed), the disclosed scope against the
 // request (validation_failed: disclosedScope ⊆ scope, non-empty for a SELECTIVE
-// approval, empty or the whole scope for a FULL approval), and the signature
+// approval, empty or the whole scope for a PROOF_ONLY approval), and the signature
 // (invalid_signature: 65 bytes, v 27/28 or 0/1, low s, recovering to holderAddress over
 // the Consent message of r in the consent domain of chainID). For a did:pkh subject it
 // also checks that holderAddress is the address inside it, on chainID; binding an
@@ -197,9 +247,9 @@ func disclosure(r *Request, d Decision) ([]string, error) {
 			return nil, veriland.Invalid(PointerDisclosedScope, "a SELECTIVE approval must disclose at least one scope item")
 		}
 		return slices.Clone(d.DisclosedScope), nil
-	default:
+	default: // PROOF_ONLY
 		if len(d.DisclosedScope) != 0 && len(d.DisclosedScope) != len(r.Scope) {
-			return nil, veriland.Invalid(PointerDisclosedScope, "a FULL approval discloses the whole scope: send it all, or nothing")
+			return nil, veriland.Invalid(PointerDisclosedScope, "a PROOF_ONLY approval proves the whole scope and discloses no values: send [] or the whole scope")
 		}
 		return slices.Clone(r.Scope), nil
 	}
@@ -225,16 +275,22 @@ func notBound(holder common.Address) *veriland.Error {
 //     /holderAddress), for rejections too, so that nobody else can refuse on the
 //     holder's behalf;
 //   - with requireLiveness, an approval needs Service.Liveness to accept the subject
-//     (liveness_required).
+//     (liveness_required);
+//   - an approval must be able to answer what it discloses (Disclose): every scope
+//     item in PROOF_ONLY, the holder's pick in SELECTIVE (claim_unavailable, one error
+//     per item, Meta["item"] and Meta["reason"], pointer /disclosedScope/<i> when the
+//     item was posted there).
 //
-// APPROVED issues a CONSENT attestation (subject = subjectRef, verifier = the
-// request's verifier, scope = the disclosed scope, claims = Claims, evidenceHash = the
-// signed consent digest). The transition, the attestation and OnEvent's
-// EventApproved or EventRejected commit in one transaction; of concurrent decisions
-// on one request exactly one succeeds, the others get invalid_state.
+// These checks run in that order, so that only the holder ever learns which facts an
+// identity lacks. APPROVED issues a CONSENT attestation (subject = subjectRef,
+// verifier = the request's verifier, scope = what it answers, claims = the facts
+// plus ClaimConsent, evidenceHash = the signed consent digest). The transition, the
+// attestation and OnEvent's EventApproved or EventRejected commit in one transaction;
+// of concurrent decisions on one request exactly one succeeds, the others get
+// invalid_state.
 //
 // Errors: validation_failed, not_found, invalid_state, invalid_signature,
-// liveness_required, and storage or hook errors.
+// liveness_required, claim_unavailable, and storage or hook errors.
 func (s *Service) Decide(ctx context.Context, env veriland.Environment, id string, d Decision) (*DecisionResult, error) {
 	if err := s.check(env); err != nil {
 		return nil, err
@@ -255,16 +311,36 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkWallet(ctx, env, r.SubjectRef, v.Holder); err != nil {
+	subject, err := s.checkHolder(ctx, env, r.SubjectRef, v.Holder)
+	if err != nil {
 		return nil, err
 	}
 
-	// Signing the attestation is the costliest step of an approval, and depends on
-	// nothing stored: an issuer that can sign ahead does so before the write lock.
-	var presigned *attestation.Attestation
-	if pre, ok := s.Attestations.(PreSigner); ok && d.Decision == StatusApproved {
-		if presigned, err = pre.Sign(s.draft(r, d, v)); err != nil {
+	// An approval's facts are read before the write lock too; the liveness fact, which
+	// a revocation may change, is read again inside it (apply).
+	var p approval
+	if d.Decision == StatusApproved {
+		p.facts.Identity = subject
+		if r.RequireLiveness || slices.Contains(v.Disclosed, ItemLiveness) {
+			if err := s.Store.View(ctx, func(tx storage.Tx) error {
+				if err := s.checkLiveness(ctx, tx, r); err != nil {
+					return err
+				}
+				p.facts.Liveness, err = s.livenessFact(tx, r, v.Disclosed, s.now())
+				return err
+			}); err != nil {
+				return nil, err
+			}
+		}
+		if p.claims, err = s.claims(r, d, v, p.facts); err != nil {
 			return nil, err
+		}
+		// Signing the attestation is the costliest step of an approval, and depends
+		// on nothing stored: an issuer that can sign ahead does so before the lock.
+		if pre, ok := s.Attestations.(PreSigner); ok {
+			if p.presigned, err = pre.Sign(s.draft(r, v, p.claims)); err != nil {
+				return nil, err
+			}
 		}
 	}
 
@@ -277,7 +353,7 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 		if refused = rf; err != nil || refused != nil {
 			return err
 		}
-		out, err = s.apply(ctx, tx, cur, d, v, now, presigned)
+		out, err = s.apply(ctx, tx, cur, d, v, now, p)
 		return err
 	})
 	if err != nil {
@@ -290,22 +366,127 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 	return out, nil
 }
 
-// draft is the CONSENT attestation an approval issues.
-func (s *Service) draft(r *Request, d Decision, v *VerifiedDecision) attestation.Draft {
-	claims := Claims{
+// checkHolder checks that holder is the wallet bound to a did:veriland subject
+// (VerifyDecision has checked did:pkh subjects) and returns the subject's identity for
+// the facts of an approval: nil for a did:pkh subject, or when the Service has no
+// IdentityGetter. With the usual IdentityWallets it reads the identity once.
+func (s *Service) checkHolder(ctx context.Context, env veriland.Environment, subject string, holder common.Address) (*identity.Identity, error) {
+	if !identity.ValidDID(subject) {
+		return nil, nil
+	}
+	if w, ok := s.Wallets.(IdentityWallets); ok && s.Identities == nil && w.Identities != nil {
+		id, err := w.Identities.Get(ctx, env, subject)
+		wallet, werr := walletOf(id, err)
+		if err := checkBound(wallet, werr, holder); err != nil {
+			return nil, err
+		}
+		return id, nil
+	}
+	wallet, err := s.Wallets.WalletOf(ctx, env, subject)
+	if err := checkBound(wallet, err, holder); err != nil {
+		return nil, err
+	}
+	g := s.identities()
+	if g == nil {
+		return nil, nil
+	}
+	id, err := g.Get(ctx, env, subject)
+	switch {
+	case veriland.IsCode(err, veriland.CodeNotFound):
+		return nil, nil // Wallets knows it, the getter does not: no facts
+	case err != nil:
+		return nil, fmt.Errorf("consent: reading the subject's identity: %w", err)
+	}
+	return id, nil
+}
+
+// checkLiveness runs the liveness gate of an approval of r with requireLiveness.
+func (s *Service) checkLiveness(ctx context.Context, tx storage.Tx, r *Request) error {
+	live := r.Liveness()
+	if live == nil {
+		return nil
+	}
+	if s.Liveness == nil {
+		return LivenessRequired(live.MinLevel, live.MaxAge()).WithCause(errors.New("consent: Service.Liveness is nil"))
+	}
+	return s.Liveness.Check(ctx, tx, r.Env, r.SubjectRef, live.MinLevel, live.MaxAge())
+}
+
+// livenessFact returns the LIVENESS attestation that answers ItemLiveness for r at
+// now, when the approval answers it: of the subject's VALID, unexpired ones (meeting
+// requireLiveness when r has it), the highest level, then the newest. nil when none
+// qualifies or the Service cannot list them.
+func (s *Service) livenessFact(tx storage.Tx, r *Request, answered []string, now time.Time) (*attestation.Attestation, error) {
+	lookup := s.livenessLookup()
+	if lookup == nil || !slices.Contains(answered, ItemLiveness) {
+		return nil, nil
+	}
+	atts, err := lookup.ListBySubjectTx(tx, r.Env, r.SubjectRef, attestation.KindLiveness)
+	if err != nil {
+		return nil, err
+	}
+	live := r.Liveness()
+	var best *attestation.Attestation
+	for _, a := range atts {
+		rank := LevelRank(levelOf(a))
+		if a == nil || rank == 0 || a.Kind != attestation.KindLiveness || a.Subject != r.SubjectRef ||
+			a.Status != attestation.StatusValid || a.Expired(now) || a.IssuedAt.After(now) {
+			continue
+		}
+		if live != nil && (rank < LevelRank(live.MinLevel) || now.Sub(a.IssuedAt) > live.MaxAge()) {
+			continue
+		}
+		if best == nil {
+			best = a
+			continue
+		}
+		br := LevelRank(levelOf(best))
+		if rank > br || rank == br && (a.IssuedAt.After(best.IssuedAt) || a.IssuedAt.Equal(best.IssuedAt) && a.ID > best.ID) {
+			best = a
+		}
+	}
+	return best, nil
+}
+
+// claims builds the claims of r's CONSENT attestation: the facts Disclose answers
+// for v.Disclosed, and the bookkeeping under ClaimConsent. claim_unavailable errors
+// point at the item in the posted disclosedScope when it is there.
+func (s *Service) claims(r *Request, d Decision, v *VerifiedDecision, f Facts) (map[string]any, error) {
+	facts, err := Disclose(r.Mode, v.Disclosed, f)
+	if err != nil {
+		var list veriland.Errors
+		var one *veriland.Error
+		switch {
+		case errors.As(err, &list):
+		case errors.As(err, &one):
+			list = veriland.Errors{one}
+		}
+		for _, e := range list {
+			item, _ := e.Meta["item"].(string)
+			if i := slices.Index(d.DisclosedScope, item); i >= 0 {
+				e.Pointer = PointerDisclosedScope + "/" + strconv.Itoa(i)
+			}
+		}
+		return nil, err
+	}
+	posted := d.DisclosedScope
+	if posted == nil {
+		posted = []string{}
+	}
+	facts[ClaimConsent] = ConsentClaims{
 		RequestID:          r.ID,
-		Decision:           string(d.Decision),
 		Mode:               r.Mode,
-		DisclosedScope:     v.Disclosed,
+		DisclosedScope:     slices.Clone(posted),
 		DisclosedScopeHash: v.Message.DisclosedScopeHash,
 		Nonce:              r.Nonce,
 		Deadline:           v.Message.Deadline,
-		ChainID:            s.ChainID,
-		RequireLiveness:    r.RequireLiveness,
+		RequireLiveness:    r.Liveness(),
 	}
-	if r.RequireLiveness {
-		claims.MinLevel = r.MinLevel
-	}
+	return facts, nil
+}
+
+// draft is the CONSENT attestation an approval issues.
+func (s *Service) draft(r *Request, v *VerifiedDecision, claims map[string]any) attestation.Draft {
 	return attestation.Draft{
 		Kind:         attestation.KindConsent,
 		Subject:      r.SubjectRef,
@@ -317,13 +498,8 @@ func (s *Service) draft(r *Request, d Decision, v *VerifiedDecision) attestation
 	}
 }
 
-// checkWallet checks that holder is the wallet bound to a did:veriland subject
-// (VerifyDecision has checked did:pkh subjects).
-func (s *Service) checkWallet(ctx context.Context, env veriland.Environment, subject string, holder common.Address) error {
-	if !identity.ValidDID(subject) {
-		return nil
-	}
-	wallet, err := s.Wallets.WalletOf(ctx, env, subject)
+// checkBound checks the result of a wallet lookup against holder.
+func checkBound(wallet string, err error, holder common.Address) error {
 	switch {
 	case veriland.IsCode(err, veriland.CodeNotFound):
 		return notBound(holder)
@@ -339,31 +515,55 @@ func (s *Service) checkWallet(ctx context.Context, env veriland.Environment, sub
 	return nil
 }
 
+// approval is what Decide prepares for an approval before the write lock.
+type approval struct {
+	facts     Facts
+	claims    map[string]any
+	presigned *attestation.Attestation // nil: sign inside the transaction
+}
+
+func attestationID(a *attestation.Attestation) string {
+	if a == nil {
+		return ""
+	}
+	return a.ID
+}
+
 // apply records decision d on the PENDING request r inside tx: liveness gate,
-// attestation, transition, event.
-func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decision, v *VerifiedDecision, now time.Time, presigned *attestation.Attestation) (*DecisionResult, error) {
+// attestation, transition, event. p is what Decide prepared for an approval; when
+// the liveness fact has changed since (a revocation, a new pass), the claims are
+// rebuilt and the attestation signed here.
+func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decision, v *VerifiedDecision, now time.Time, p approval) (*DecisionResult, error) {
 	res := &DecisionResult{RequestID: r.ID, Status: d.Decision, Decision: d.Decision}
 	ev := Event{Env: r.Env, Request: r, Actor: r.SubjectRef, At: now}
 	r.Status = d.Decision
 	r.DecidedAt = &now
 	if d.Decision == StatusApproved {
-		if r.RequireLiveness {
-			if s.Liveness == nil {
-				return nil, LivenessRequired(r.MinLevel, time.Duration(r.MaxAgeDays)*24*time.Hour).
-					WithCause(errors.New("consent: Service.Liveness is nil"))
-			}
-			if err := s.Liveness.Check(ctx, tx, r.Env, r.SubjectRef, r.MinLevel, time.Duration(r.MaxAgeDays)*24*time.Hour); err != nil {
+		if err := s.checkLiveness(ctx, tx, r); err != nil {
+			return nil, err
+		}
+		if slices.Contains(v.Disclosed, ItemLiveness) {
+			live, err := s.livenessFact(tx, r, v.Disclosed, now)
+			if err != nil {
 				return nil, err
 			}
+			if attestationID(live) != attestationID(p.facts.Liveness) {
+				f := p.facts
+				f.Liveness = live
+				if p.claims, err = s.claims(r, d, v, f); err != nil {
+					return nil, err
+				}
+				p.presigned = nil
+			}
 		}
-		att := presigned
+		att := p.presigned
 		if att != nil {
 			if err := s.Attestations.(PreSigner).Put(ctx, tx, r.Env, att); err != nil {
 				return nil, err
 			}
 		} else {
 			var err error
-			if att, err = s.Attestations.Issue(ctx, tx, r.Env, s.draft(r, d, v)); err != nil {
+			if att, err = s.Attestations.Issue(ctx, tx, r.Env, s.draft(r, v, p.claims)); err != nil {
 				return nil, err
 			}
 		}

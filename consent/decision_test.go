@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,19 +61,25 @@ func TestApproveFlow(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, att.Signature, stored.Signature)
 
-			// The evidence is the digest the holder signed, and the claims rebuild it.
-			var claims consent.Claims
-			require.NoError(t, json.Unmarshal(att.Claims, &claims))
-			require.Equal(t, consent.Claims{
-				RequestID: r.ID, Decision: "APPROVED", Mode: consent.ModeFull, DisclosedScope: r.Scope,
+			// PROOF_ONLY: every scope item is answered, without its value.
+			var raw map[string]any
+			require.NoError(t, json.Unmarshal(att.Claims, &raw))
+			require.Equal(t, []string{"consent", "is_adult", "nationality"}, sortedKeys(raw))
+			facts, book, err := consent.ParseClaims(att.Claims)
+			require.NoError(t, err)
+			require.Equal(t, map[string]any{"is_adult": true, "nationality": "verified"}, facts)
+
+			// The evidence is the digest the holder signed, and the bookkeeping rebuilds it.
+			require.Equal(t, &consent.ConsentClaims{
+				RequestID: r.ID, Mode: consent.ModeProofOnly, DisclosedScope: r.Scope,
 				DisclosedScopeHash: consent.DisclosedScopeHash(r.Scope), Nonce: r.Nonce, Deadline: r.Deadline(),
-				ChainID: testChainID,
-			}, claims)
+			}, book)
+			require.Equal(t, r.ID, consent.RequestIDOf(att))
 			rebuilt := consent.ConsentTypedData{
-				RequestID: claims.RequestID, Subject: att.Subject, Verifier: att.Verifier, Decision: claims.Decision,
-				DisclosedScopeHash: claims.DisclosedScopeHash, Nonce: claims.Nonce, Deadline: claims.Deadline,
+				RequestID: book.RequestID, Subject: att.Subject, Verifier: att.Verifier, Decision: "APPROVED",
+				DisclosedScopeHash: book.DisclosedScopeHash, Nonce: book.Nonce, Deadline: book.Deadline,
 			}
-			digest := rebuilt.Digest(claims.ChainID)
+			digest := rebuilt.Digest(att.Issuer.ChainID)
 			require.Equal(t, common.Hash(digest), att.EvidenceHash)
 			signer, err := ethsig.Recover(digest, hexutil.MustDecode(sig))
 			require.NoError(t, err)
@@ -104,9 +111,10 @@ func TestReject(t *testing.T) {
 	f := newFixture(t)
 	r := f.create(func(c *consent.CreateRequest) { c.Mode = consent.ModeSelective })
 	res, err := f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, consent.Decision{
-		HolderAddress: strings.ToLower(addr(f.holder).Hex()),
-		Decision:      consent.StatusRejected,
-		Signature:     sign(t, r, f.holder, consent.StatusRejected, nil, testChainID),
+		HolderAddress:  strings.ToLower(addr(f.holder).Hex()),
+		Decision:       consent.StatusRejected,
+		DisclosedScope: []string{},
+		Signature:      sign(t, r, f.holder, consent.StatusRejected, nil, testChainID),
 	})
 	require.NoError(t, err)
 	require.Equal(t, consent.DecisionResult{RequestID: r.ID, Status: consent.StatusRejected, Decision: consent.StatusRejected, Request: res.Request}, *res)
@@ -131,25 +139,142 @@ func TestSelectiveApproval(t *testing.T) {
 	f := newFixture(t)
 	r := f.create(func(c *consent.CreateRequest) {
 		c.Mode = consent.ModeSelective
-		c.Scope = []string{"is_adult", "nationality", "age_over_21"}
+		c.Scope = []string{"is_adult", "nationality", "identity"}
 	})
-	disclosed := []string{"age_over_21", "is_adult"} // a subset, in the holder's order
+	disclosed := []string{"identity", "nationality"} // a subset, in the holder's order
 	res, err := f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, f.holder, consent.StatusApproved, disclosed))
 	require.NoError(t, err)
 	require.Equal(t, disclosed, res.Attestation.Scope)
 	require.Equal(t, disclosed, res.Request.DisclosedScope)
+	// The values of exactly the disclosed items, nothing about is_adult.
+	facts, book, err := consent.ParseClaims(res.Attestation.Claims)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{
+		"nationality": "NG",
+		"identity":    map[string]any{"status": "ACTIVE", "level": "KYC", "country": "NG"},
+	}, facts)
+	require.Equal(t, consent.ModeSelective, book.Mode)
+	require.Equal(t, disclosed, book.DisclosedScope)
+	require.NotContains(t, string(res.Attestation.Claims), "is_adult")
 }
 
-func TestFullApprovalWithEmptyDisclosure(t *testing.T) {
+func TestProofOnlyApprovalWithEmptyDisclosure(t *testing.T) {
 	f := newFixture(t)
 	r := f.create(nil)
 	res, err := f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, f.holder, consent.StatusApproved, nil))
 	require.NoError(t, err)
 	require.Equal(t, r.Scope, res.Attestation.Scope)
-	var claims consent.Claims
-	require.NoError(t, json.Unmarshal(res.Attestation.Claims, &claims))
-	require.Equal(t, r.Scope, claims.DisclosedScope)
-	require.Equal(t, common.Hash(consent.DisclosedScopeHash(nil)), claims.DisclosedScopeHash)
+	facts, book, err := consent.ParseClaims(res.Attestation.Claims)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"is_adult": true, "nationality": "verified"}, facts)
+	require.Equal(t, []string{}, book.DisclosedScope)
+	require.Equal(t, common.Hash(consent.DisclosedScopeHash(nil)), book.DisclosedScopeHash)
+}
+
+// fakeIdentities is an IdentityGetter that answers from a map.
+type fakeIdentities map[string]*identity.Identity
+
+func (f fakeIdentities) Get(_ context.Context, _ veriland.Environment, did string) (*identity.Identity, error) {
+	if id, ok := f[did]; ok {
+		return id, nil
+	}
+	return nil, veriland.Errorf(veriland.CodeNotFound, "no identity %s", did)
+}
+
+func TestDisclosureThroughDecide(t *testing.T) {
+	f := newFixture(t)
+	// The subject's stored facts, as KYC and a chip binding would leave them.
+	svc := *f.svc
+	svc.Identities = fakeIdentities{f.did: {DID: f.did, Status: identity.StatusActive, CountryCode: "FRA", Claims: map[string]any{
+		"is_adult": true, "age_over_16": true, "age_over_18": true, "age_over_21": false,
+		"nationality": "FRA", "document_country": "FRA", "document_type": "P", "chip_bound": true,
+	}}}
+	liveID := ""
+	require.NoError(t, f.store.Update(f.ctx, func(tx storage.Tx) error {
+		for _, level := range []string{"L1", "L3", "L2"} { // L3 is the best, though not the newest
+			f.clock.Advance(time.Minute)
+			att, err := f.atts.Issue(f.ctx, tx, veriland.Sandbox, attestation.Draft{
+				Kind: attestation.KindLiveness, Subject: f.did, Claims: map[string]any{"level": level}, ValidFor: 365 * 24 * time.Hour})
+			if err != nil {
+				return err
+			}
+			if level == "L3" {
+				liveID = att.ID
+			}
+		}
+		return nil
+	}))
+	liveIssued := f.clock.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
+
+	tests := []struct {
+		name      string
+		mode      consent.Mode
+		scope     []string
+		disclosed []string
+		want      map[string]any // nil: refused
+		pointers  []string
+		reasons   []string
+	}{
+		{name: "PROOF_ONLY every computed item", mode: consent.ModeProofOnly,
+			scope: []string{"identity", "liveness", "chip_bound"}, disclosed: []string{},
+			want: map[string]any{"identity": "verified", "liveness": "verified", "chip_bound": true}},
+		{name: "PROOF_ONLY stored items", mode: consent.ModeProofOnly,
+			scope:     []string{"is_adult", "age_over_18", "nationality", "document_country", "document_type"},
+			disclosed: []string{"is_adult", "age_over_18", "nationality", "document_country", "document_type"},
+			want: map[string]any{"is_adult": true, "age_over_18": true, "nationality": "verified",
+				"document_country": "verified", "document_type": "verified"}},
+		{name: "PROOF_ONLY false predicate", mode: consent.ModeProofOnly,
+			scope: []string{"is_adult", "age_over_21"}, disclosed: []string{"is_adult", "age_over_21"},
+			pointers: []string{"/disclosedScope/1"}, reasons: []string{consent.ReasonDoesNotHold}},
+		{name: "PROOF_ONLY missing items, empty disclosure", mode: consent.ModeProofOnly,
+			scope: []string{"country_of_residence", "is_adult", "kyc_level"}, disclosed: []string{},
+			pointers: []string{"", ""}, reasons: []string{consent.ReasonMissing, consent.ReasonMissing}},
+		{name: "SELECTIVE values", mode: consent.ModeSelective,
+			scope:     []string{"identity", "liveness", "nationality", "age_over_21", "document_type"},
+			disclosed: []string{"liveness", "identity", "age_over_21", "nationality"},
+			want: map[string]any{
+				"identity":    map[string]any{"status": "ACTIVE", "level": "CHIP", "country": "FRA"},
+				"liveness":    map[string]any{"level": "L3", "attestationId": liveID, "issuedAt": liveIssued},
+				"age_over_21": false, "nationality": "FRA",
+			}},
+		{name: "SELECTIVE missing item", mode: consent.ModeSelective,
+			scope: []string{"nationality", "kyc_level"}, disclosed: []string{"nationality", "kyc_level"},
+			pointers: []string{"/disclosedScope/1"}, reasons: []string{consent.ReasonMissing}},
+		{name: "SELECTIVE undisclosed missing item is no matter", mode: consent.ModeSelective,
+			scope: []string{"nationality", "kyc_level"}, disclosed: []string{"nationality"},
+			want: map[string]any{"nationality": "FRA"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := svc.Create(f.ctx, veriland.Sandbox, f.verifier, consent.CreateRequest{
+				SubjectRef: f.did, Scope: tc.scope, Mode: tc.mode, Reason: "test"})
+			require.NoError(t, err)
+			res, err := svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, f.holder, consent.StatusApproved, tc.disclosed))
+			if tc.want == nil {
+				require.Nil(t, res)
+				requireCode(t, err, veriland.CodeClaimUnavailable, "-")
+				require.Equal(t, tc.pointers, pointers(err))
+				var list veriland.Errors
+				if !errors.As(err, &list) {
+					var one *veriland.Error
+					require.True(t, errors.As(err, &one))
+					list = veriland.Errors{one}
+				}
+				for i, e := range list {
+					require.Equal(t, tc.reasons[i], e.Meta["reason"])
+					require.Contains(t, tc.scope, e.Meta["item"])
+				}
+				got, err := svc.Get(f.ctx, veriland.Sandbox, r.ID)
+				require.NoError(t, err)
+				require.Equal(t, consent.StatusPending, got.Status, "a refused approval changes nothing")
+				return
+			}
+			require.NoError(t, err)
+			facts, _, err := consent.ParseClaims(res.Attestation.Claims)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, facts)
+		})
+	}
 }
 
 func TestDecideRefusals(t *testing.T) {
@@ -226,12 +351,15 @@ func TestDecideRefusals(t *testing.T) {
 		{name: "repeated disclosed item", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.DisclosedScope = []string{"is_adult", "is_adult"}
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope/1"},
-		{name: "FULL partial disclosure", req: full, mut: func(d *consent.Decision, r *consent.Request) {
+		{name: "disclosedScope missing", req: full, mut: func(d *consent.Decision, r *consent.Request) {
+			d.DisclosedScope = nil
+		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope"},
+		{name: "PROOF_ONLY partial disclosure", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.DisclosedScope = []string{"is_adult"}
 			d.Signature = sign(t, r, f.holder, consent.StatusApproved, d.DisclosedScope, testChainID)
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope"},
 		{name: "SELECTIVE empty disclosure", req: selective, mut: func(d *consent.Decision, r *consent.Request) {
-			d.DisclosedScope = nil
+			d.DisclosedScope = []string{}
 			d.Signature = sign(t, r, f.holder, consent.StatusApproved, nil, testChainID)
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope"},
 		{name: "SELECTIVE not in scope", req: selective, mut: func(d *consent.Decision, r *consent.Request) {
@@ -270,7 +398,7 @@ func TestDecideRefusals(t *testing.T) {
 
 func TestSubjectWithoutUsableWallet(t *testing.T) {
 	f := newFixture(t)
-	// An identity with no wallet, one that does not exist, and one not ACTIVE.
+	// An identity with no wallet, and one not ACTIVE.
 	res, err := f.ids.Issue(f.ctx, veriland.Sandbox, identity.IssueRequest{SubjectRef: "no-wallet", CountryCode: "NG"})
 	require.NoError(t, err)
 	key, _ := crypto.GenerateKey()
@@ -287,7 +415,6 @@ func TestSubjectWithoutUsableWallet(t *testing.T) {
 		pointer string
 	}{
 		{res.DID, veriland.CodeInvalidSignature, "/holderAddress"},
-		{"did:veriland:1111111111111111111111", veriland.CodeInvalidSignature, "/holderAddress"},
 		{review.DID, veriland.CodeBusinessRuleViolation, ""},
 	} {
 		r := f.create(func(c *consent.CreateRequest) { c.SubjectRef = tc.subject })
@@ -302,21 +429,38 @@ func TestPKHSubject(t *testing.T) {
 	require.NoError(t, err)
 	stranger, err := crypto.GenerateKey()
 	require.NoError(t, err)
-	r := f.create(func(c *consent.CreateRequest) { c.SubjectRef = identity.PKHDID(testChainID, addr(key).Hex()) })
+	pkh := identity.PKHDID(testChainID, addr(key).Hex())
+	r := f.create(func(c *consent.CreateRequest) { c.SubjectRef = pkh; c.Scope = []string{"liveness"} })
 
 	// Someone else's wallet, even correctly signed, is not the subject's.
 	_, err = f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, stranger, consent.StatusApproved, nil))
 	requireCode(t, err, veriland.CodeInvalidSignature, "/holderAddress")
 
+	// A wallet has no identity facts, and no liveness pass yet.
+	_, err = f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, key, consent.StatusApproved, r.Scope))
+	e := requireCode(t, err, veriland.CodeClaimUnavailable, "/disclosedScope/0")
+	require.Equal(t, "liveness", e.Meta["item"])
+	require.NoError(t, f.store.Update(f.ctx, func(tx storage.Tx) error {
+		_, err := f.atts.Issue(f.ctx, tx, veriland.Sandbox, attestation.Draft{
+			Kind: attestation.KindLiveness, Subject: pkh, Claims: map[string]any{"level": "L1"}, ValidFor: time.Hour})
+		return err
+	}))
 	res, err := f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, key, consent.StatusApproved, r.Scope))
 	require.NoError(t, err)
 	require.Equal(t, r.SubjectRef, res.Attestation.Subject)
+	facts, _, err := consent.ParseClaims(res.Attestation.Claims)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"liveness": "verified"}, facts)
+
+	adult := f.create(func(c *consent.CreateRequest) { c.SubjectRef = pkh; c.Scope = []string{"is_adult"} })
+	_, err = f.svc.Decide(f.ctx, veriland.Sandbox, adult.ID, signed(t, adult, key, consent.StatusApproved, nil))
+	requireCode(t, err, veriland.CodeClaimUnavailable, "")
 
 	// VerifyDecision alone refuses a did:pkh of another chain.
 	other := *r
 	other.SubjectRef = identity.PKHDID(1, addr(key).Hex())
 	_, err = consent.VerifyDecision(&other, consent.Decision{
-		HolderAddress: addr(key).Hex(), Decision: consent.StatusApproved,
+		HolderAddress: addr(key).Hex(), Decision: consent.StatusApproved, DisclosedScope: []string{},
 		Signature: sign(t, &other, key, consent.StatusApproved, nil, testChainID),
 	}, testChainID)
 	requireCode(t, err, veriland.CodeInvalidSignature, "")
@@ -325,11 +469,10 @@ func TestPKHSubject(t *testing.T) {
 func TestRequireLiveness(t *testing.T) {
 	f := newFixture(t)
 	r := f.create(func(c *consent.CreateRequest) {
-		c.RequireLiveness = true
-		c.MaxAgeDays = intp(30)
+		c.RequireLiveness = live("L2", 30)
 	})
 	decide := func(r *consent.Request) (*consent.DecisionResult, error) {
-		return f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, f.holder, consent.StatusApproved, nil))
+		return f.svc.Decide(f.ctx, veriland.Sandbox, r.ID, signed(t, r, f.holder, consent.StatusApproved, r.Scope))
 	}
 	liveness := func(level string, subject string) {
 		require.NoError(t, f.store.Update(f.ctx, func(tx storage.Tx) error {
@@ -344,7 +487,7 @@ func TestRequireLiveness(t *testing.T) {
 	_, err := decide(r)
 	e := requireCode(t, err, veriland.CodeLivenessRequired, "")
 	require.Equal(t, "L2", e.Meta["minLevel"])
-	require.Equal(t, 30, e.Meta["maxAgeDays"])
+	require.Equal(t, float64(30), e.Meta["maxAgeDays"])
 
 	liveness("L1", f.did) // too weak
 	_, otherDID := f.newIdentity(veriland.Sandbox)
@@ -358,8 +501,9 @@ func TestRequireLiveness(t *testing.T) {
 	requireCode(t, err, veriland.CodeInvalidState, "")
 
 	r2 := f.create(func(c *consent.CreateRequest) {
-		c.RequireLiveness = true
-		c.MaxAgeDays = intp(30)
+		c.RequireLiveness = &consent.LivenessInput{MinLevel: "L2"} // 30 days by default
+		c.Scope = []string{"is_adult", "liveness"}
+		c.Mode = consent.ModeSelective
 	})
 	_, err = decide(r2)
 	requireCode(t, err, veriland.CodeLivenessRequired, "")
@@ -368,16 +512,18 @@ func TestRequireLiveness(t *testing.T) {
 	require.Equal(t, consent.StatusPending, got.Status)
 
 	liveness("L3", f.did)
-	res, err := decide(r2)
+	res, err := f.svc.Decide(f.ctx, veriland.Sandbox, r2.ID, signed(t, r2, f.holder, consent.StatusApproved, []string{"liveness"}))
 	require.NoError(t, err)
-	var claims consent.Claims
-	require.NoError(t, json.Unmarshal(res.Attestation.Claims, &claims))
-	require.True(t, claims.RequireLiveness)
-	require.Equal(t, "L2", claims.MinLevel)
+	facts, book, err := consent.ParseClaims(res.Attestation.Claims)
+	require.NoError(t, err)
+	require.Equal(t, &consent.LivenessRequirement{MinLevel: "L2", MaxAgeDays: 30}, book.RequireLiveness)
+	// The liveness item names the attestation that met the requirement (the L2 one
+	// is 31 days old now).
+	require.Equal(t, "L3", facts["liveness"].(map[string]any)["level"])
 
 	// A rejection needs no liveness.
 	f.clock.Advance(48 * time.Hour) // the L3 attestation is now 2 days old
-	r3 := f.create(func(c *consent.CreateRequest) { c.RequireLiveness = true; c.MinLevel = "L3"; c.MaxAgeDays = intp(1) })
+	r3 := f.create(func(c *consent.CreateRequest) { c.RequireLiveness = live("L3", 1) })
 	_, err = decide(r3)
 	requireCode(t, err, veriland.CodeLivenessRequired, "")
 	_, err = f.svc.Decide(f.ctx, veriland.Sandbox, r3.ID, signed(t, r3, f.holder, consent.StatusRejected, nil))
@@ -463,6 +609,15 @@ func TestConcurrentDecisions(t *testing.T) {
 		require.Equal(t, consent.StatusRejected, got.Status)
 		require.Zero(t, f.attestationCount(veriland.Sandbox))
 	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // attestation.Service signs approvals ahead of the write transaction.

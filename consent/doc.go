@@ -21,24 +21,68 @@
 // server writes the audit entry and the webhook outbox record there — so that the
 // transition, the CONSENT attestation and those records commit together or not at all.
 //
+// # Creating a request
+//
+// CreateRequest is the body of seed 001 §2: subjectRef, scope (at least one item),
+// reason, mode (PROOF_ONLY, the default, or SELECTIVE), callbackUrl, requireLiveness
+// ({minLevel L1|L2|L3, required; maxAgeDays a number 1..365, default 30}), plus
+// expiresInSeconds (60..604800, default 3600). The verifier's display name is not in
+// the body: the caller sets CreateRequest.VerifierName from a trusted source (the
+// reference server: the name of the API key that made the call), and without one the
+// holder is shown the verifier's sub.
+//
 // # Subjects
 //
 // A request's subjectRef names the holder by an identifier, never by personal data:
 // either an identity DID (did:veriland:…), whose bound wallet (Service.Wallets) must sign,
 // or a wallet account DID did:pkh:eip155:<chainId>:<address> on the configured chain,
-// whose address must sign. did:pkh subjects are stored with a lower-case address. The
-// subject is not looked up at creation: an unknown DID only fails when someone tries to
-// decide.
+// whose address must sign. did:pkh subjects are stored with a lower-case address. An
+// identity DID must name an identity of the request's environment, whatever its status
+// (unknown_subject, 422, at /subjectRef); a did:pkh needs no identity.
 //
-// # Scope and modes
+// # Scope vocabulary
 //
-// scope is 1..32 distinct items of 1..64 characters of A-Z a-z 0-9 _ . : -. FULL (the
-// default) is all or nothing: an approval discloses the whole scope, and the holder's
-// disclosedScope is either empty ("everything asked") or the whole scope, in any
-// order. SELECTIVE lets the holder disclose a non-empty subset, and only claims an
-// identity can disclose one by one may be asked (Service.SelectiveScope, by default
-// identity.DefaultClaimNames()). In both modes disclosedScope ⊆ scope, without
-// repeats; a rejection may send any such list and discloses nothing.
+// A scope item is a derived, non-personal fact about the subject. Vocabulary lists them:
+//
+//	item                  value                          source
+//	identity              {status, level, country?}      the identity: ACTIVE; level CHIP when a chip is bound, else KYC;
+//	                                                     country = the issuance countryCode, when one was given
+//	liveness              {level, attestationId,         the subject's best VALID, unexpired LIVENESS attestation
+//	                       issuedAt}                     (highest level, then newest; meeting requireLiveness if set)
+//	chip_bound            boolean                        the identity's chip_bound claim (chip binding); false without one
+//	is_adult              boolean                        stored claim: KYC provider, or DG1 of a chip binding
+//	age_over_16/18/21     boolean                        stored claims, computed from the date of birth (never stored)
+//	nationality           string (ISO 3166 code)         stored claim: KYC provider or DG1
+//	document_country      string (issuing state)         stored claim: DG1
+//	document_type         string (e.g. "P")              stored claim: DG1
+//	country_of_residence  string                         stored claim: KYC provider
+//	kyc_level             string or number               stored claim: KYC provider
+//
+// The stored claims are identity.Identity.Claims, read through Service.Identities;
+// Service.ClaimNames (default identity.DefaultClaimNames()) says which of them are
+// scope items. Every scope item must be in the vocabulary, in both modes (400 at
+// /scope/<i>). did:pkh subjects have no identity: only liveness can be answered.
+//
+// # Disclosure modes
+//
+// PROOF_ONLY (the default) discloses no values. The holder's disclosedScope is either
+// empty ("everything asked") or the whole scope, in any order; an approval answers
+// every scope item with true (a boolean fact that holds) or "verified" (a value fact
+// the subject has) — {"is_adult": true, "nationality": "verified"} — never the value. A
+// boolean fact that is false (is_adult false, chip_bound false) is not stated as false:
+// a PROOF_ONLY attestation states only facts that hold, so that a verifier can read
+// every member as proved, and the approval is refused with claim_unavailable (reason
+// does_not_hold); the holder can reject instead. Its verifier learns nothing from a
+// refused approval: the checks run after the signature and wallet checks, so only the
+// holder sees the error.
+//
+// SELECTIVE lets the holder disclose a non-empty subset; the attestation carries the
+// values of exactly those items ({"nationality": "NG", "age_over_21": false}) and
+// nothing about the others. In both modes disclosedScope ⊆ scope, without repeats;
+// a rejection may send any such list and discloses nothing. An item that the subject
+// has no fact for (in PROOF_ONLY any scope item, in SELECTIVE a disclosed one) is
+// claim_unavailable (422) with reason missing; every such item gets its own error, with
+// the item in meta and, when the item was posted, its pointer /disclosedScope/<i>.
 //
 // # What is signed
 //
@@ -52,10 +96,17 @@
 // (approve everything, reject) with both members computed.
 //
 // An approval's CONSENT attestation has subject = subjectRef, verifier = the request's
-// verifier, scope = the disclosed scope, evidenceHash = the signed consent digest and
-// Claims holding the consent's own members, so that anyone holding the holder's
-// signature can re-verify it against the attestation alone. It is valid for
-// Service.ConsentValidity (default 365 days).
+// verifier, scope = what it answers (the whole scope in PROOF_ONLY, the pick in
+// SELECTIVE), evidenceHash = the signed consent digest, and claims = the facts, flat,
+// plus one bookkeeping member, "consent" (ClaimConsent, never a scope item): a
+// ConsentClaims with the request id, the mode, the disclosedScope as posted, its hash,
+// the nonce, the deadline and the requireLiveness it met. The request id lets a
+// verifier tie the attestation to its own request (a holder cannot pass off the
+// approval of an earlier request), and the rest rebuilds the signed Consent message,
+// so that anyone holding the holder's signature can re-verify it against the
+// attestation alone. ParseClaims splits the two. The attestation is valid for
+// Service.ConsentValidity (default 365 days), and the verification.approved event
+// carries it, so that the verifier's webhook has the facts without a second call.
 //
 // # What it stores, and never stores
 //
@@ -66,13 +117,18 @@
 // never stores the holder's signature or wallet address (for an identity subject the
 // identity package holds the binding), names, documents, images or any KYC data: the
 // subjectRef is an identifier the verifier already knew, not personal data. The
-// verifier's reason is free text chosen by the verifier and shown to the holder.
+// verifier's reason is free text chosen by the verifier and shown to the holder. The
+// CONSENT attestation of an approval (kept by the attestation package) carries only
+// derived facts the holder agreed to share — values in SELECTIVE, proofs in
+// PROOF_ONLY — never a name, a date of birth or a document number.
 //
 // # What it trusts
 //
-// The caller's authentication of the verifier principal (Create, Cancel); Wallets for
-// the binding of an identity DID to its wallet; the LivenessGate for requireLiveness;
-// the AttestationIssuer to sign. Decide needs no principal: the signature is the
+// The caller's authentication of the verifier principal (Create, Cancel) and the
+// display name it passes; Wallets for the binding of an identity DID to its wallet;
+// Identities for the identity's existence and derived claims; the LivenessGate for
+// requireLiveness; the attestation lookup for the liveness item; the
+// AttestationIssuer to sign. Decide needs no principal: the signature is the
 // authorisation. Environments are separate namespaces: a request of one environment is
 // not_found from the other.
 //

@@ -27,11 +27,23 @@ func (s signOnly) Issue(_ context.Context, _ storage.Tx, _ veriland.Environment,
 	return s.Sign(d)
 }
 
-// noWallets knows no identity; this example's subject is a did:pkh.
-type noWallets struct{}
+// oneIdentity knows one identity, with the derived claims its KYC check left; a real
+// server adapts identity.Service with consent.IdentityWallets.
+type oneIdentity struct{ id *identity.Identity }
 
-func (noWallets) WalletOf(context.Context, veriland.Environment, string) (string, error) {
-	return "", veriland.ErrNotFound
+func (o oneIdentity) Get(_ context.Context, _ veriland.Environment, did string) (*identity.Identity, error) {
+	if did != o.id.DID {
+		return nil, veriland.ErrNotFound
+	}
+	return o.id, nil
+}
+
+func (o oneIdentity) WalletOf(ctx context.Context, env veriland.Environment, did string) (string, error) {
+	id, err := o.Get(ctx, env, did)
+	if err != nil {
+		return "", err
+	}
+	return id.WalletAddress, nil
 }
 
 func Example() {
@@ -43,11 +55,18 @@ func Example() {
 	}
 	defer store.Close()
 
+	wallet, _ := crypto.GenerateKey()
+	holder := crypto.PubkeyToAddress(wallet.PublicKey)
+	subject := oneIdentity{&identity.Identity{
+		DID: "did:veriland:7Lg3fT9cQ2xWmN4bR8kYpZ", Status: identity.StatusActive, CountryCode: "FR",
+		WalletAddress: holder.Hex(), Claims: map[string]any{"is_adult": true, "nationality": "FR"},
+	}}
+
 	issuerKey, _ := crypto.GenerateKey() // from configuration in a real server
 	svc := &consent.Service{
 		Store:        store,
 		ChainID:      1,
-		Wallets:      noWallets{},
+		Wallets:      subject, // also its Identities: an IdentityGetter
 		Attestations: signOnly{&attestation.Issuer{Key: issuerKey, ChainID: 1}},
 		OnEvent: func(_ context.Context, _ storage.Tx, ev consent.Event) error {
 			fmt.Println("event:", ev.Type, ev.Request.Status) // audit entry + webhook outbox here
@@ -56,13 +75,12 @@ func Example() {
 	}
 	ctx := context.Background()
 
-	// A verifier asks the holder of a wallet whether they are an adult.
-	wallet, _ := crypto.GenerateKey()
-	holder := crypto.PubkeyToAddress(wallet.PublicKey)
+	// A verifier asks whether the holder is an adult and has a verified nationality
+	// (PROOF_ONLY, the default: no values).
 	verifier := veriland.Principal{Subject: "acme-bank", Role: veriland.RoleVerifier, Env: veriland.Sandbox}
 	req, err := svc.Create(ctx, veriland.Sandbox, verifier, consent.CreateRequest{
-		SubjectRef: identity.PKHDID(1, holder.Hex()),
-		Scope:      []string{"is_adult"},
+		SubjectRef: subject.id.DID,
+		Scope:      []string{"is_adult", "nationality"},
 		Reason:     "Opening an account",
 	})
 	if err != nil {
@@ -85,16 +103,19 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println(res.Status, res.Attestation.Kind, res.Attestation.Scope)
+	facts, book, _ := consent.ParseClaims(res.Attestation.Claims)
+	fmt.Println(facts, book.RequestID == req.ID)
 
 	// A request is decided once.
 	_, err = svc.Decide(ctx, veriland.Sandbox, req.ID, consent.Decision{
-		HolderAddress: holder.Hex(), Decision: consent.StatusRejected, Signature: hexutil.Encode(sig),
+		HolderAddress: holder.Hex(), Decision: consent.StatusRejected, DisclosedScope: []string{}, Signature: hexutil.Encode(sig),
 	})
 	fmt.Println(veriland.CodeOf(err))
 	// Output:
 	// event: verification.created PENDING
 	// Consent Identity Consent true
 	// event: verification.approved APPROVED
-	// APPROVED CONSENT [is_adult]
+	// APPROVED CONSENT [is_adult nationality]
+	// map[is_adult:true nationality:verified] true
 	// invalid_state
 }

@@ -29,13 +29,18 @@ func FuzzDecide(f *testing.F) {
 	f.Add(strings.ToLower(holder), "APPROVED", "is_adult,is_adult", good)
 	f.Add("0x", "MAYBE", ",,", "0x")
 	f.Add("", "", "", "")
+	f.Add(holder, "APPROVED", "<nil>", good)
 	f.Add(holder, "APPROVED", "is_adult", good[:len(good)-2]+"1d")
 	f.Add(holder, "APPROVED", "nationality,is_adult", "0x"+strings.Repeat("ff", 65))
 	f.Add(holder, "APPROVED", "x\x00y", "0x"+strings.Repeat("00", 65))
 
 	f.Fuzz(func(t *testing.T, holderAddress, decision, scope, signature string) {
 		d := consent.Decision{HolderAddress: holderAddress, Decision: consent.Status(decision), Signature: signature}
-		if scope != "" {
+		switch scope {
+		case "<nil>": // disclosedScope missing
+		case "":
+			d.DisclosedScope = []string{}
+		default:
 			d.DisclosedScope = strings.Split(scope, ",")
 		}
 		if _, err := consent.VerifyDecision(r, d, testChainID); err != nil {
@@ -73,4 +78,34 @@ func requireClientError(t *testing.T, err error) {
 	if !errors.As(err, &e) || e.Code == veriland.CodeInternal || e.Code == "" {
 		t.Fatalf("not a client *veriland.Error: %T %v", err, err)
 	}
+}
+
+// FuzzParseClaims feeds arbitrary claims to ParseClaims, which offline verifiers run
+// over attestations a holder hands them: it must never panic, and whatever it accepts
+// must have a request id of the bookkeeping or be a legacy document.
+func FuzzParseClaims(f *testing.F) {
+	f.Add(`{"is_adult":true,"nationality":"verified","consent":{"requestId":"vrq_x","mode":"PROOF_ONLY","disclosedScope":[],"disclosedScopeHash":"0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470","nonce":"0x0000000000000000000000000000000000000000000000000000000000000001","deadline":1}}`)
+	f.Add(`{"nationality":"FR","identity":{"status":"ACTIVE","level":"CHIP"},"consent":{"requestId":"vrq_y","mode":"SELECTIVE","disclosedScope":["nationality","identity"]}}`)
+	f.Add(`{"requestId":"vrq_old","decision":"APPROVED","mode":"FULL","disclosedScope":["is_adult"],"chainId":1}`)
+	f.Add(`{"consent":null}`)
+	f.Add(`{"consent":{"nonce":"0xzz"}}`)
+	f.Add(`{"is_adult":true}`)
+	f.Add(`[]`)
+	f.Add(`null`)
+	f.Add(``)
+	f.Fuzz(func(t *testing.T, raw string) {
+		facts, book, err := consent.ParseClaims([]byte(raw))
+		if err != nil {
+			if facts != nil || book != nil {
+				t.Fatalf("results with an error: %v %v", facts, book)
+			}
+			return
+		}
+		if book == nil || facts == nil {
+			t.Fatal("nil results without an error")
+		}
+		if _, ok := facts[consent.ClaimConsent]; ok {
+			t.Fatal("the bookkeeping member is among the facts")
+		}
+	})
 }

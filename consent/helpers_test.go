@@ -142,7 +142,7 @@ func newFixture(t testing.TB) *fixture {
 	ids := &identity.Service{
 		Store:  store,
 		Pepper: []byte("a test pepper of 16+ bytes"),
-		KYC:    identity.SandboxKYC{},
+		KYC:    identity.SandboxKYC{AllowProduction: true}, // identities of both environments
 		Now:    clock.Now,
 		Logger: slog.New(slog.DiscardHandler),
 	}
@@ -247,9 +247,13 @@ func badChecksum(a common.Address) string {
 	panic("address without letters")
 }
 
-// signed returns the decision key signs on r, holderAddress being key's address.
+// signed returns the decision key signs on r, holderAddress being key's address; a
+// nil disclosed is sent as [].
 func signed(t testing.TB, r *consent.Request, key *ecdsa.PrivateKey, decision consent.Status, disclosed []string) consent.Decision {
 	t.Helper()
+	if disclosed == nil {
+		disclosed = []string{}
+	}
 	return consent.Decision{
 		HolderAddress: addr(key).Hex(), Decision: decision, DisclosedScope: disclosed,
 		Signature: sign(t, r, key, decision, disclosed, testChainID),
@@ -345,4 +349,11 @@ func pointers(err error) []string {
 		return []string{e.Pointer}
 	}
 	return nil
+}
+
+// walletsFunc adapts a function to consent.Wallets (and is no IdentityGetter).
+type walletsFunc func(ctx context.Context, env veriland.Environment, subject string) (string, error)
+
+func (f walletsFunc) WalletOf(ctx context.Context, env veriland.Environment, subject string) (string, error) {
+	return f(ctx, env, subject)
 }

@@ -32,9 +32,9 @@ func (f LivenessGateFunc) Check(ctx context.Context, tx storage.Tx, env veriland
 // LivenessRequired returns the liveness_required error of a subject without a
 // qualifying liveness attestation, with the requirement in Meta.
 func LivenessRequired(minLevel string, maxAge time.Duration) *veriland.Error {
-	days := int(maxAge / (24 * time.Hour))
+	days := maxAge.Hours() / 24
 	return veriland.Errorf(veriland.CodeLivenessRequired,
-		"approving this request needs a valid liveness attestation of level %s or higher, at most %d days old", minLevel, days).
+		"approving this request needs a valid liveness attestation of level %s or higher, at most %g days old", minLevel, days).
 		WithMeta("minLevel", minLevel).WithMeta("maxAgeDays", days)
 }
 

@@ -29,18 +29,22 @@ const (
 // Final reports whether s is a state a request never leaves.
 func (s Status) Final() bool { return s != StatusPending }
 
-// Mode says how much of the requested scope the holder may disclose.
+// Mode says what an approval discloses (SPEC S5 "Disclosure modes").
 type Mode string
 
 // The request modes.
 const (
-	// ModeFull: all or nothing. An approval discloses the whole scope; the holder's
-	// disclosedScope is either empty (meaning "everything asked") or the whole scope.
-	ModeFull Mode = "FULL"
-	// ModeSelective: the holder picks a non-empty subset of the scope to disclose.
-	// Every scope item must be a claim an identity can disclose (Service.SelectiveScope).
+	// ModeProofOnly (the default): an approval states, for every scope item, only that
+	// it holds — true for a boolean fact, "verified" for a value — and never a value.
+	// The holder's disclosedScope is either empty or the whole scope.
+	ModeProofOnly Mode = "PROOF_ONLY"
+	// ModeSelective: the holder picks a non-empty subset of the scope, and the
+	// attestation carries the values of exactly those items.
 	ModeSelective Mode = "SELECTIVE"
 )
+
+// Valid reports whether m is PROOF_ONLY or SELECTIVE.
+func (m Mode) Valid() bool { return m == ModeProofOnly || m == ModeSelective }
 
 // Liveness levels a request may require (SPEC S4), weakest first.
 const (
@@ -63,6 +67,19 @@ func LevelRank(level string) int {
 	return 0
 }
 
+// LivenessRequirement is a request's requireLiveness: an approval needs a VALID
+// LIVENESS attestation of the subject of level MinLevel or higher, issued at most
+// MaxAgeDays days before the decision.
+type LivenessRequirement struct {
+	MinLevel   string  `json:"minLevel"`   // L1, L2 or L3
+	MaxAgeDays float64 `json:"maxAgeDays"` // 1..365; fractions of a day are allowed
+}
+
+// MaxAge returns MaxAgeDays as a duration.
+func (l LivenessRequirement) MaxAge() time.Duration {
+	return time.Duration(l.MaxAgeDays * float64(24*time.Hour))
+}
+
 // Request is the stored verification request (SPEC S5). It holds identifiers, the
 // verifier's question and the outcome; never personal data. SubjectRef is a DID (an
 // identifier the holder already shares with the verifier), not a name or document
@@ -72,19 +89,23 @@ type Request struct {
 	Env     veriland.Environment `json:"env"`
 	Account string               `json:"account,omitempty"` // the verifier token's acct
 	// Verifier is the verifier token's sub; it is the "verifier" of the signed consent.
-	Verifier     string `json:"verifier"`
-	VerifierName string `json:"verifierName,omitempty"` // display name, shown to the holder
+	Verifier string `json:"verifier"`
+	// VerifierName is the display name shown to the holder: the name of the verifier's
+	// API key, set by the caller of Create from a trusted source, never by the body.
+	VerifierName string `json:"verifierName,omitempty"`
 	// SubjectRef is the holder asked: an identity DID (did:veriland:…) or a wallet
 	// account DID (did:pkh:eip155:<chainId>:<lower-case address>) on the configured chain.
-	SubjectRef      string   `json:"subjectRef"`
-	Scope           []string `json:"scope"`
-	Mode            Mode     `json:"mode"`
-	Reason          string   `json:"reason"`
-	CallbackURL     string   `json:"callbackUrl,omitempty"`
-	RequireLiveness bool     `json:"requireLiveness"`
-	MinLevel        string   `json:"minLevel"`   // L1, L2 or L3; meaningful with RequireLiveness
-	MaxAgeDays      int      `json:"maxAgeDays"` // how old the liveness attestation may be
-	Status          Status   `json:"status"`
+	SubjectRef  string   `json:"subjectRef"`
+	Scope       []string `json:"scope"`
+	Mode        Mode     `json:"mode"`
+	Reason      string   `json:"reason"`
+	CallbackURL string   `json:"callbackUrl,omitempty"`
+	// RequireLiveness, MinLevel and MaxAgeDays store the request's requireLiveness
+	// (see Liveness); MinLevel and MaxAgeDays are meaningful only with RequireLiveness.
+	RequireLiveness bool    `json:"requireLiveness"`
+	MinLevel        string  `json:"minLevel"`
+	MaxAgeDays      float64 `json:"maxAgeDays"`
+	Status          Status  `json:"status"`
 	// Nonce is 32 random bytes made at creation; the signed consent carries it.
 	Nonce     common.Hash `json:"nonce"`
 	CreatedAt time.Time   `json:"createdAt"`
@@ -94,9 +115,27 @@ type Request struct {
 	DecidedAt *time.Time `json:"decidedAt,omitempty"` // when it left PENDING, for any reason
 	// AttestationID is the CONSENT attestation issued on approval.
 	AttestationID string `json:"attestationId,omitempty"`
-	// DisclosedScope is what an approval discloses: the whole Scope in FULL mode, the
-	// holder's pick in SELECTIVE mode. Empty unless APPROVED.
+	// DisclosedScope is what an approval answers: the whole Scope in PROOF_ONLY mode
+	// (as proofs, without values), the holder's pick in SELECTIVE mode (with values).
+	// Empty unless APPROVED.
 	DisclosedScope []string `json:"disclosedScope,omitempty"`
+}
+
+// Liveness returns the request's requireLiveness, or nil when it has none.
+func (r *Request) Liveness() *LivenessRequirement {
+	if !r.RequireLiveness {
+		return nil
+	}
+	return &LivenessRequirement{MinLevel: r.MinLevel, MaxAgeDays: r.MaxAgeDays}
+}
+
+// DisplayName returns the verifier's display name: VerifierName, or the verifier's
+// sub when the request has none (a token with no API key record).
+func (r *Request) DisplayName() string {
+	if r.VerifierName != "" {
+		return r.VerifierName
+	}
+	return r.Verifier
 }
 
 // Open reports whether r still awaits a decision at now: PENDING and before ExpiresAt.
@@ -131,36 +170,38 @@ func (r *Request) Clone() *Request {
 }
 
 // Summary is the public view of a request (GET /verify/request/{id}): no account, no
-// callback URL, no nonce.
+// callback URL, no nonce. RequireLiveness is null when the request has none.
 type Summary struct {
-	RequestID     string     `json:"requestId"`
-	Status        Status     `json:"status"`
-	SubjectRef    string     `json:"subjectRef"`
-	Verifier      string     `json:"verifier"`
-	Scope         []string   `json:"scope"`
-	Mode          Mode       `json:"mode"`
-	Reason        string     `json:"reason"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	ExpiresAt     time.Time  `json:"expiresAt"`
-	DecidedAt     *time.Time `json:"decidedAt,omitempty"`
-	AttestationID string     `json:"attestationId,omitempty"`
+	RequestID       string               `json:"requestId"`
+	Status          Status               `json:"status"`
+	SubjectRef      string               `json:"subjectRef"`
+	Verifier        string               `json:"verifier"`
+	Scope           []string             `json:"scope"`
+	Mode            Mode                 `json:"mode"`
+	Reason          string               `json:"reason"`
+	RequireLiveness *LivenessRequirement `json:"requireLiveness"`
+	CreatedAt       time.Time            `json:"createdAt"`
+	ExpiresAt       time.Time            `json:"expiresAt"`
+	DecidedAt       *time.Time           `json:"decidedAt,omitempty"`
+	AttestationID   string               `json:"attestationId,omitempty"`
 }
 
 // Summary returns the public view of r.
 func (r *Request) Summary() *Summary {
 	c := r.Clone()
 	return &Summary{
-		RequestID:     c.ID,
-		Status:        c.Status,
-		SubjectRef:    c.SubjectRef,
-		Verifier:      c.Verifier,
-		Scope:         c.Scope,
-		Mode:          c.Mode,
-		Reason:        c.Reason,
-		CreatedAt:     c.CreatedAt,
-		ExpiresAt:     c.ExpiresAt,
-		DecidedAt:     c.DecidedAt,
-		AttestationID: c.AttestationID,
+		RequestID:       c.ID,
+		Status:          c.Status,
+		SubjectRef:      c.SubjectRef,
+		Verifier:        c.Verifier,
+		Scope:           c.Scope,
+		Mode:            c.Mode,
+		Reason:          c.Reason,
+		RequireLiveness: c.Liveness(),
+		CreatedAt:       c.CreatedAt,
+		ExpiresAt:       c.ExpiresAt,
+		DecidedAt:       c.DecidedAt,
+		AttestationID:   c.AttestationID,
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
-	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/storage"
 )
 
@@ -26,8 +25,6 @@ type AttestationIssuer interface {
 	Issue(ctx context.Context, tx storage.Tx, env veriland.Environment, d attestation.Draft) (*attestation.Attestation, error)
 }
 
-// Wallets resolves the wallet bound to an identity DID. The reference server adapts
-// identity.Service (see IdentityWallets).
 // PreSigner is an AttestationIssuer that can also sign a draft before the write
 // transaction and store the result inside it (attestation.Service does): Decide then
 // keeps the signature, the costliest step of an approval, out of the write lock.
@@ -36,6 +33,8 @@ type PreSigner interface {
 	Put(ctx context.Context, tx storage.Tx, env veriland.Environment, att *attestation.Attestation) error
 }
 
+// Wallets resolves the wallet bound to an identity DID. The reference server adapts
+// identity.Service (see IdentityWallets).
 type Wallets interface {
 	// WalletOf returns the 0x address bound to subject (any case), or "" when none is.
 	// An unknown subject is a not_found *veriland.Error. Other *veriland.Error values
@@ -62,9 +61,21 @@ type Service struct {
 	// ValidateCallback checks a request's callbackUrl (nil: DefaultValidateCallback).
 	// The reference server passes the SSRF-safe validator of httpserver/webhook.
 	ValidateCallback func(env veriland.Environment, raw string) error
-	// SelectiveScope lists the scope items a SELECTIVE request may ask for: the claims
-	// an identity can disclose one by one (nil: identity.DefaultClaimNames()).
-	SelectiveScope []string
+	// Identities reads a did:veriland subject's identity: Create checks that it exists
+	// (unknown_subject) and an approval reads its derived claims (Facts). nil: the
+	// Identities of Wallets when Wallets is an IdentityWallets or itself an
+	// IdentityGetter; with neither, Create asks Wallets whether the subject exists and
+	// approvals can answer only the liveness item.
+	Identities IdentityGetter
+	// ClaimNames lists the identity's stored derived claims that are scope items,
+	// besides the computed identity, liveness and chip_bound (nil:
+	// identity.DefaultClaimNames()). See Vocabulary.
+	ClaimNames []string
+	// LivenessAttestations lists a subject's LIVENESS attestations inside a
+	// transaction, for the liveness scope item (nil: Attestations, when it implements
+	// AttestationLookup, as attestation.Service does; with neither, liveness is never
+	// answerable).
+	LivenessAttestations AttestationLookup
 	// ConsentValidity is the lifetime of CONSENT attestations (0:
 	// DefaultConsentValidity; negative: no expiry).
 	ConsentValidity time.Duration
@@ -118,11 +129,31 @@ func (s *Service) logger() *slog.Logger {
 	return slog.Default()
 }
 
-func (s *Service) selectiveScope() []string {
-	if s.SelectiveScope != nil {
-		return s.SelectiveScope
+func (s *Service) vocabulary() []string { return Vocabulary(s.ClaimNames) }
+
+func (s *Service) identities() IdentityGetter {
+	if s.Identities != nil {
+		return s.Identities
 	}
-	return identity.DefaultClaimNames()
+	switch w := s.Wallets.(type) {
+	case IdentityWallets:
+		return w.Identities
+	case *IdentityWallets:
+		if w != nil {
+			return w.Identities
+		}
+	case IdentityGetter:
+		return w
+	}
+	return nil
+}
+
+func (s *Service) livenessLookup() AttestationLookup {
+	if s.LivenessAttestations != nil {
+		return s.LivenessAttestations
+	}
+	l, _ := s.Attestations.(AttestationLookup)
+	return l
 }
 
 func (s *Service) consentValidity() time.Duration {

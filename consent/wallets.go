@@ -21,7 +21,11 @@ type IdentityWallets struct {
 
 // WalletOf implements Wallets.
 func (w IdentityWallets) WalletOf(ctx context.Context, env veriland.Environment, subject string) (string, error) {
-	id, err := w.Identities.Get(ctx, env, subject)
+	return walletOf(w.Identities.Get(ctx, env, subject))
+}
+
+// walletOf applies IdentityWallets' rule to the result of an identity lookup.
+func walletOf(id *identity.Identity, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}

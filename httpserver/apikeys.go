@@ -73,6 +73,10 @@ func (b createAPIKeyBody) validate() error {
 func apiKeysBucket(env veriland.Environment) string    { return storage.Bucket(env, "api_keys") }
 func revokedJTIBucket(env veriland.Environment) string { return storage.Bucket(env, "revoked_jti") }
 
+// apiKeyJTIBucket indexes API keys by the jti of their token (jti → key id), so that
+// a request can find the key of its own token (verifierName, SPEC S5).
+func apiKeyJTIBucket(env veriland.Environment) string { return storage.Bucket(env, "api_key_jti") }
+
 // createAPIKey answers POST /v1/api-keys (admin): the token is in this response only.
 func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) error {
 	var body createAPIKeyBody
@@ -107,6 +111,9 @@ func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) error {
 	}
 	err = s.cfg.Store.Update(r.Context(), func(tx storage.Tx) error {
 		if err := tx.Put(apiKeysBucket(admin.Env), []byte(id), raw); err != nil {
+			return err
+		}
+		if err := tx.Put(apiKeyJTIBucket(admin.Env), []byte(rec.JTI), []byte(id)); err != nil {
 			return err
 		}
 		return s.audit(r.Context(), tx, audit.Entry{
@@ -199,6 +206,40 @@ func (s *Server) revokeAPIKey(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// apiKeyName returns the name of the API key whose token p carries, or "" when p's
+// token is not an API key's (a token minted from the command line, a holder's login).
+func (s *Server) apiKeyName(r *http.Request, p veriland.Principal) (string, error) {
+	if p.TokenID == "" || !p.Env.Valid() {
+		return "", nil
+	}
+	name := ""
+	err := s.cfg.Store.View(r.Context(), func(tx storage.Tx) error {
+		id, err := tx.Get(apiKeyJTIBucket(p.Env), []byte(p.TokenID))
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		raw, err := tx.Get(apiKeysBucket(p.Env), id)
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var rec apiKeyRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return err
+		}
+		if rec.JTI == p.TokenID && rec.Subject == p.Subject && rec.Account == p.Account {
+			name = rec.Name
+		}
+		return nil
+	})
+	return name, err
 }
 
 // tokenRevoked reports whether p's jti has been revoked.

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
@@ -93,20 +94,40 @@ type consentFlow struct {
 func newConsentFlow(t *testing.T, h *harness) *consentFlow {
 	f := &consentFlow{h: h, rc: newReceiver(t)}
 	f.adminTok = h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
-	_, f.verifierTok = createKey(t, h, f.adminTok, "verifier", "verifier-acme-bank")
+	_, f.verifierTok = createNamedKey(t, h, f.adminTok, "verifier", "verifier-acme-bank", "Acme Bank")
 	f.wallet, _ = crypto.GenerateKey()
 	f.did = h.issueIdentity(t, "customer-"+t.Name(), f.wallet, "success")["did"].(string)
 	return f
 }
 
+// createNamedKey creates an API key with the given display name and returns its id
+// and token.
+func createNamedKey(t testing.TB, h *harness, adminTok, role, sub, name string) (string, string) {
+	t.Helper()
+	r := h.do(request{method: "POST", path: "/v1/api-keys", token: adminTok, body: map[string]any{"role": role, "sub": sub, "name": name}})
+	require.Equal(t, http.StatusCreated, r.status, string(r.body))
+	data := r.json(t)["data"].(map[string]any)
+	return data["id"].(string), data["attributes"].(map[string]any)["token"].(string)
+}
+
+// request creates a verification request of f's verifier (the seed's body with
+// extra's members set, a nil value removing one) and returns its id.
 func (f *consentFlow) request(t *testing.T, extra map[string]any) string {
+	return f.requestAs(t, f.verifierTok, extra)
+}
+
+func (f *consentFlow) requestAs(t *testing.T, tok string, extra map[string]any) string {
 	t.Helper()
 	body := map[string]any{"subjectRef": f.did, "scope": []string{"is_adult", "nationality"}, "reason": "account opening",
-		"callbackUrl": f.rc.srv.URL + "/hooks", "verifierName": "Acme Bank"}
+		"callbackUrl": f.rc.srv.URL + "/hooks"}
 	for k, v := range extra {
+		if v == nil {
+			delete(body, k)
+			continue
+		}
 		body[k] = v
 	}
-	r := f.h.do(request{method: "POST", path: "/verify/request", token: f.verifierTok, body: body})
+	r := f.h.do(request{method: "POST", path: "/verify/request", token: tok, body: body})
 	require.Equal(t, http.StatusCreated, r.status, string(r.body))
 	m := r.json(t)
 	require.Equal(t, "PENDING", m["status"])
@@ -168,8 +189,20 @@ func TestConsentFlowEndToEnd(t *testing.T) {
 	var payload map[string]any
 	require.NoError(t, json.Unmarshal(hooks[0].body, &payload))
 	require.Equal(t, "verification.approved", payload["type"])
-	require.Equal(t, id, payload["data"].(map[string]any)["requestId"])
-	require.Equal(t, att.ID, payload["data"].(map[string]any)["attestationId"])
+	data := payload["data"].(map[string]any)
+	require.Equal(t, id, data["requestId"])
+	require.Equal(t, "APPROVED", data["status"])
+	require.Equal(t, att.ID, data["attestationId"])
+	// The attestation rides along, facts and signature included: the verifier needs no
+	// second call, and verifies it offline.
+	hooked, err := json.Marshal(data["attestation"])
+	require.NoError(t, err)
+	var hookedAtt attestation.Attestation
+	require.NoError(t, json.Unmarshal(hooked, &hookedAtt))
+	require.Equal(t, att.Signature, hookedAtt.Signature)
+	require.NoError(t, attestation.Verify(&hookedAtt, attestation.VerifyOptions{TrustedIssuers: []common.Address{trusted}, ChainID: 1, Now: h.clock.Now()}))
+	require.Equal(t, map[string]any{"is_adult": true, "nationality": "verified"}, withoutConsent(data["attestation"].(map[string]any)["claims"]))
+	requireSchema(t, "VerificationWebhook", payload)
 
 	// The holder signs in with the same wallet and revokes.
 	holderTok, did := h.login(t, f.wallet, veriland.Sandbox)
@@ -197,6 +230,29 @@ func TestConsentFlowEndToEnd(t *testing.T) {
 	// The audit chain recorded it all and still verifies.
 	rep := h.do(request{method: "GET", path: "/v1/audit/verify", token: f.adminTok}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)
 	require.Equal(t, true, rep["valid"])
+}
+
+// requireSchema checks v against a schema of the OpenAPI document's components (for
+// what the document describes but the harness does not see, like webhook payloads).
+func requireSchema(t *testing.T, name string, v any) {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(openAPIDocument)
+	require.NoError(t, err)
+	ref, ok := doc.Components.Schemas[name]
+	require.True(t, ok, "no schema %s", name)
+	require.NoError(t, ref.Value.VisitJSON(v, openapi3.MultiErrors()), "%s: %v", name, v)
+}
+
+// withoutConsent returns the facts of a CONSENT attestation's claims: every member
+// but the bookkeeping one.
+func withoutConsent(claims any) map[string]any {
+	out := map[string]any{}
+	for k, v := range claims.(map[string]any) {
+		if k != "consent" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // deliverAll runs the webhook worker once over everything due now.
@@ -256,12 +312,19 @@ func TestConsentOutcomes(t *testing.T) {
 	t.Run("did:pkh subject", func(t *testing.T) {
 		pkhWallet, _ := crypto.GenerateKey()
 		addr := crypto.PubkeyToAddress(pkhWallet.PublicKey)
+		pkh := "did:pkh:eip155:1:" + strings.ToLower(addr.Hex())
 		r := h.do(request{method: "POST", path: "/verify/request", token: f.verifierTok, body: map[string]any{
-			"subjectRef": "did:pkh:eip155:1:" + strings.ToLower(addr.Hex()), "scope": []string{"wallet_control"}, "reason": "login"}})
+			"subjectRef": pkh, "scope": []string{"liveness"}, "reason": "login"}})
 		require.Equal(t, 201, r.status, string(r.body))
 		id := r.json(t)["requestId"].(string)
-		ok := f.decide(t, id, pkhWallet, addr, "APPROVED", []string{"wallet_control"})
+		// A wallet has no identity facts; its liveness pass is one.
+		no := f.decide(t, id, pkhWallet, addr, "APPROVED", []string{"liveness"})
+		require.Equal(t, 422, no.status, string(no.body))
+		require.Equal(t, "claim_unavailable", no.errorCode(t))
+		h.livenessAttestation(t, pkh, "L1")
+		ok := f.decide(t, id, pkhWallet, addr, "APPROVED", []string{"liveness"})
 		require.Equal(t, 201, ok.status, string(ok.body))
+		require.Equal(t, map[string]any{"liveness": "verified"}, withoutConsent(ok.json(t)["attestation"].(map[string]any)["claims"]))
 	})
 	t.Run("validation", func(t *testing.T) {
 		r := h.do(request{method: "POST", path: "/verify/request", token: f.verifierTok, body: map[string]any{

@@ -23,13 +23,20 @@ type requestCreatedJSON struct {
 	ExpiresAt  time.Time      `json:"expiresAt"`
 }
 
-// createVerificationRequest answers POST /verify/request (verifier).
+// createVerificationRequest answers POST /verify/request (verifier). The verifier's
+// display name is the name of the API key whose token made the call; a token with
+// no API key record (minted from the command line) shows its sub.
 func (s *Server) createVerificationRequest(w http.ResponseWriter, r *http.Request) error {
 	var req consent.CreateRequest
-	if err := decodeJSON(r, &req); err != nil {
+	err := decodeJSON(r, &req)
+	if err != nil {
 		return err
 	}
 	p := principal(r)
+	// The display name is the API key's (SPEC S5); the body cannot carry one.
+	if req.VerifierName, err = s.apiKeyName(r, p); err != nil {
+		return err
+	}
 	created, err := s.cfg.Consent.Create(r.Context(), p.Env, p, req)
 	if err != nil {
 		return err

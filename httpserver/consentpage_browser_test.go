@@ -70,6 +70,8 @@ func TestConsentPageInChromium(t *testing.T) {
 		require.Equal(t, ctx["expiresAt"], p.eval(`document.getElementById('deadline').dateTime`))
 		require.Equal(t, []any{"is_adult", "nationality"}, p.eval(`Array.from(document.querySelectorAll('#scope li'), li => li.textContent)`))
 		require.Contains(t, p.text("#status"), "Request loaded")
+		require.Contains(t, p.text("#mode"), "never its value", "PROOF_ONLY, the default")
+		require.True(t, p.eval(`document.getElementById('liveness').hidden`).(bool))
 
 		p.click("#approve")
 		p.waitFor(`document.getElementById('result-title').textContent === 'Approved'`)
@@ -85,7 +87,9 @@ func TestConsentPageInChromium(t *testing.T) {
 
 	t.Run("reject, with markup in what the verifier wrote", func(t *testing.T) {
 		evil := `<img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script>`
-		id := f.request(t, map[string]any{"reason": "because " + evil, "verifierName": `<b>Acme</b> & "Co"`})
+		// The display name is the API key's: an admin may name a key anything.
+		_, tok := createNamedKey(t, h, f.adminTok, "verifier", "verifier-markup", `<b>Acme</b> & "Co"`)
+		id := f.requestAs(t, tok, map[string]any{"reason": "because " + evil})
 		ctx := h.do(request{method: "GET", path: "/consent/" + id}).json(t)
 		reject := ctx["presets"].([]any)[1].(map[string]any)
 		w := &testWallet{t: t, key: f.wallet, wantDecision: "REJECTED", wantHash: reject["disclosedScopeHash"].(string), wantRequestID: id}
@@ -111,6 +115,35 @@ func TestConsentPageInChromium(t *testing.T) {
 		require.True(t, p.eval(`document.getElementById('decide').hidden`).(bool))
 		require.Contains(t, p.text("#status"), "There is nothing to sign")
 		require.Equal(t, "Rejected", p.text("#request-status"))
+		p.noProblems()
+	})
+
+	t.Run("SELECTIVE with a liveness requirement", func(t *testing.T) {
+		id := f.request(t, map[string]any{"mode": "SELECTIVE", "requireLiveness": map[string]any{"minLevel": "L3", "maxAgeDays": 7}})
+		p := b.newPage(t, &testWallet{t: t, key: f.wallet})
+		p.navigate(h.ts.URL + "/consent/" + id)
+		p.waitFor(`!document.getElementById('decide').hidden && !document.getElementById('approve').disabled`)
+		require.Contains(t, p.text("#mode"), "receives the values")
+		require.Equal(t, "Approving also needs a recent liveness check of yours (level L3 or higher, at most 7 days old).", p.text("#liveness"))
+		p.noProblems()
+	})
+
+	t.Run("a fact that does not hold is refused, and shown", func(t *testing.T) {
+		minor, _ := crypto.GenerateKey()
+		did := h.issueIdentityWith(t, "minor-"+t.Name(), minor, map[string]any{"scenario": "success", "is_adult": false})
+		id := f.request(t, map[string]any{"subjectRef": did, "scope": []string{"is_adult"}})
+		ctx := h.do(request{method: "GET", path: "/consent/" + id}).json(t)
+		approve := ctx["presets"].([]any)[0].(map[string]any)
+		w := &testWallet{t: t, key: minor, wantDecision: "APPROVED", wantHash: approve["disclosedScopeHash"].(string), wantRequestID: id}
+		p := b.newPage(t, w)
+		p.navigate(h.ts.URL + "/consent/" + id)
+		p.waitFor(`!document.getElementById('approve').disabled && !document.getElementById('decide').hidden`)
+		p.click("#approve")
+		p.waitFor(`document.getElementById('result-title').textContent === 'Error'`)
+		require.Contains(t, p.text("#result-detail"), "Claim unavailable")
+		require.Contains(t, p.text("#result-detail"), "is_adult")
+		require.False(t, p.eval(`document.getElementById('reject').disabled`).(bool), "the holder can still reject")
+		require.Equal(t, "PENDING", h.do(request{method: "GET", path: "/verify/request/" + id}).json(t)["status"])
 		p.noProblems()
 	})
 

@@ -2,7 +2,6 @@ package httpserver
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/veriland/veriland"
 
@@ -53,13 +52,11 @@ func (s *Server) notifyRevocation(ctx context.Context, tx storage.Tx, env verila
 	if s.cfg.Outbox == nil || att.Kind != attestation.KindConsent {
 		return nil
 	}
-	var claims struct {
-		RequestID string `json:"requestId"`
-	}
-	if err := json.Unmarshal(att.Claims, &claims); err != nil || claims.RequestID == "" {
+	requestID := consent.RequestIDOf(att)
+	if requestID == "" {
 		return nil // not from a verification request: nobody to tell
 	}
-	req, err := consent.RequestTx(tx, env, claims.RequestID)
+	req, err := consent.RequestTx(tx, env, requestID)
 	if veriland.IsCode(err, veriland.CodeNotFound) {
 		return nil
 	}
