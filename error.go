@@ -133,6 +133,21 @@ func (es Errors) Err() error {
 	}
 }
 
+// ErrorList returns the *Error values err carries: the list of an Errors, the single
+// *Error of any other chain, and nil when err carries none. It is the inverse of
+// Errors.Err, for callers that rewrite each error of a validation answer.
+func ErrorList(err error) Errors {
+	var list Errors
+	if errors.As(err, &list) {
+		return list
+	}
+	var one *Error
+	if errors.As(err, &one) {
+		return Errors{one}
+	}
+	return nil
+}
+
 // CodeOf returns the code of the first *Error in err's chain (or of the first element
 // of an Errors list), and CodeInternal for anything else.
 func CodeOf(err error) Code {

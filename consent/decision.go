@@ -454,14 +454,7 @@ func (s *Service) livenessFact(tx storage.Tx, r *Request, answered []string, now
 func (s *Service) claims(r *Request, d Decision, v *VerifiedDecision, f Facts) (map[string]any, error) {
 	facts, err := Disclose(r.Mode, v.Disclosed, f)
 	if err != nil {
-		var list veriland.Errors
-		var one *veriland.Error
-		switch {
-		case errors.As(err, &list):
-		case errors.As(err, &one):
-			list = veriland.Errors{one}
-		}
-		for _, e := range list {
+		for _, e := range veriland.ErrorList(err) {
 			item, _ := e.Meta["item"].(string)
 			if i := slices.Index(d.DisclosedScope, item); i >= 0 {
 				e.Pointer = PointerDisclosedScope + "/" + strconv.Itoa(i)

@@ -3,7 +3,6 @@ package httpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -65,13 +64,8 @@ func decodeChipVerify(body []byte) (binding.Request, error) {
 
 // prefixPointers returns the errors of err with prefix put before their pointers.
 func prefixPointers(prefix string, err error) veriland.Errors {
-	var list veriland.Errors
-	var one *veriland.Error
-	switch {
-	case errors.As(err, &list):
-	case errors.As(err, &one):
-		list = veriland.Errors{one}
-	default:
+	list := veriland.ErrorList(err)
+	if list == nil {
 		return veriland.Errors{veriland.Invalid(prefix, "invalid data group")}
 	}
 	out := make(veriland.Errors, len(list))

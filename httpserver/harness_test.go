@@ -7,9 +7,11 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,6 +152,21 @@ func (r response) json(t testing.TB) map[string]any {
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(r.body, &m), string(r.body))
 	return m
+}
+
+// members lists the members of a JSON object, sorted.
+func members(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+
+// errorPointers lists the JSON pointers of an error document, in order.
+func errorPointers(t testing.TB, r response) []string {
+	t.Helper()
+	var out []string
+	for _, e := range r.json(t)["errors"].([]any) {
+		src, _ := e.(map[string]any)["source"].(map[string]any)
+		p, _ := src["pointer"].(string)
+		out = append(out, p)
+	}
+	return out
 }
 
 // errorCode returns the code of the first error object.

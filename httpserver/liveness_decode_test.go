@@ -147,13 +147,8 @@ func sortedErrs(err error) []string {
 	if err == nil {
 		return nil
 	}
-	var list veriland.Errors
-	var one *veriland.Error
-	switch {
-	case errors.As(err, &list):
-	case errors.As(err, &one):
-		list = veriland.Errors{one}
-	default:
+	list := veriland.ErrorList(err)
+	if list == nil {
 		return []string{err.Error()}
 	}
 	out := make([]string, len(list))

@@ -4,9 +4,7 @@ import (
 	"crypto/ecdsa"
 	"encoding/base64"
 	"encoding/json"
-	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,26 +31,12 @@ func (h *harness) issueIdentityWith(t testing.TB, subjectRef string, wallet *ecd
 
 func noRateLimits(c *Config) { c.RateLimits.Disabled = true }
 
-func consentKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
-
 // consentFirstError returns the first error object of an error document.
 func consentFirstError(t testing.TB, r response) map[string]any {
 	t.Helper()
 	errs := r.json(t)["errors"].([]any)
 	require.NotEmpty(t, errs)
 	return errs[0].(map[string]any)
-}
-
-// consentPointers returns the source pointers of every error object of r.
-func consentPointers(t testing.TB, r response) []string {
-	t.Helper()
-	var out []string
-	for _, e := range r.json(t)["errors"].([]any) {
-		src, _ := e.(map[string]any)["source"].(map[string]any)
-		p, _ := src["pointer"].(string)
-		out = append(out, p)
-	}
-	return out
 }
 
 // TestSeed001VerifyRequest posts seed 001 §2's verification request body — every
@@ -176,12 +160,12 @@ func TestSeed001VerifyRequest(t *testing.T) {
 			if tc.status != http.StatusCreated {
 				require.Equal(t, tc.code, r.errorCode(t))
 				if tc.pointers != nil {
-					require.Equal(t, tc.pointers, consentPointers(t, r))
+					require.Equal(t, tc.pointers, errorPointers(t, r))
 				}
 				return
 			}
 			created := r.json(t)
-			require.Equal(t, []string{"consentUrl", "expiresAt", "message", "requestId", "status"}, consentKeys(created))
+			require.Equal(t, []string{"consentUrl", "expiresAt", "message", "requestId", "status"}, members(created))
 			require.Equal(t, "PENDING", created["status"])
 			require.NotEmpty(t, created["message"])
 			id := created["requestId"].(string)
@@ -191,7 +175,7 @@ func TestSeed001VerifyRequest(t *testing.T) {
 			st := h.do(request{method: "GET", path: "/verify/request/" + id})
 			require.Equal(t, 200, st.status, string(st.body))
 			sum := st.json(t)
-			require.Equal(t, []string{"createdAt", "expiresAt", "mode", "reason", "requestId", "requireLiveness", "scope", "status", "subjectRef", "verifier"}, consentKeys(sum))
+			require.Equal(t, []string{"createdAt", "expiresAt", "mode", "reason", "requestId", "requireLiveness", "scope", "status", "subjectRef", "verifier"}, members(sum))
 			require.Equal(t, "PENDING", sum["status"])
 			require.Equal(t, tc.mode, sum["mode"])
 			require.Equal(t, "verifier-acme-bank", sum["verifier"])
@@ -201,7 +185,7 @@ func TestSeed001VerifyRequest(t *testing.T) {
 			ctx := h.do(request{method: "GET", path: "/consent/" + id})
 			require.Equal(t, 200, ctx.status, string(ctx.body))
 			view := ctx.json(t)
-			require.Equal(t, []string{"expiresAt", "mode", "presets", "reason", "requestId", "requireLiveness", "scope", "status", "subjectRef", "typedData", "verifier"}, consentKeys(view))
+			require.Equal(t, []string{"expiresAt", "mode", "presets", "reason", "requestId", "requireLiveness", "scope", "status", "subjectRef", "typedData", "verifier"}, members(view))
 			require.Equal(t, tc.mode, view["mode"])
 			require.Equal(t, map[string]any{"id": "verifier-acme-bank", "name": "Acme Bank"}, view["verifier"])
 			require.Equal(t, body["reason"], view["reason"])
@@ -300,7 +284,7 @@ func TestSeed001ConsentDecision(t *testing.T) {
 				require.Contains(t, st, "decidedAt")
 			case tc.status == 201:
 				res := r.json(t)
-				require.Equal(t, []string{"attestation", "decision", "requestId", "status"}, consentKeys(res))
+				require.Equal(t, []string{"attestation", "decision", "requestId", "status"}, members(res))
 				require.Equal(t, id, res["requestId"])
 				require.Equal(t, "APPROVED", res["status"])
 				attMap := res["attestation"].(map[string]any)
@@ -327,7 +311,7 @@ func TestSeed001ConsentDecision(t *testing.T) {
 
 				require.Equal(t, "APPROVED", st["status"])
 				require.Equal(t, att.ID, st["attestationId"])
-				require.Equal(t, []string{"attestationId", "createdAt", "decidedAt", "expiresAt", "mode", "reason", "requestId", "requireLiveness", "scope", "status", "subjectRef", "verifier"}, consentKeys(st))
+				require.Equal(t, []string{"attestationId", "createdAt", "decidedAt", "expiresAt", "mode", "reason", "requestId", "requireLiveness", "scope", "status", "subjectRef", "verifier"}, members(st))
 				view := h.do(request{method: "GET", path: "/consent/" + id}).json(t)
 				require.Equal(t, "APPROVED", view["status"])
 			default:
@@ -352,7 +336,7 @@ func TestSeed001ConsentDecision(t *testing.T) {
 		r := h.do(request{method: "POST", path: "/consent/" + id, body: map[string]any{
 			"holderAddress": holder.Hex(), "decision": "REJECTED", "holderSignature": signConsent(t, ctx, f.wallet, "REJECTED", nil)}})
 		require.Equal(t, 400, r.status, string(r.body))
-		require.Equal(t, []string{"/disclosedScope"}, consentPointers(t, r))
+		require.Equal(t, []string{"/disclosedScope"}, errorPointers(t, r))
 	})
 
 	t.Run("liveness, with and without requireLiveness", func(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -24,28 +23,6 @@ import (
 
 // The identity routes of seed 001, driven with the seed's own request shapes: every
 // member, every JSON type of "any", both edges of every bound (seed 001 §8).
-
-// errorPointers lists the JSON pointers of an error document, in order.
-func errorPointers(t testing.TB, r response) []string {
-	t.Helper()
-	var out []string
-	for _, e := range r.json(t)["errors"].([]any) {
-		src, _ := e.(map[string]any)["source"].(map[string]any)
-		p, _ := src["pointer"].(string)
-		out = append(out, p)
-	}
-	return out
-}
-
-// keys lists the members of a JSON object, sorted.
-func keys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
 
 func TestSeed001IdentityIssue(t *testing.T) {
 	h := newHarness(t)
@@ -100,7 +77,7 @@ func TestSeed001IdentityIssue(t *testing.T) {
 				return
 			}
 			m := r.json(t)
-			require.Equal(t, tt.members, keys(m))
+			require.Equal(t, tt.members, members(m))
 			require.Equal(t, tt.state, m["status"])
 			require.True(t, strings.HasPrefix(m["did"].(string), "did:veriland:"))
 			require.NotContains(t, string(r.body), "Ada Obi")
@@ -113,7 +90,7 @@ func TestSeed001IdentityIssue(t *testing.T) {
 		st := h.do(request{method: "GET", path: "/identity/" + with["did"].(string) + "/status"})
 		require.Equal(t, 200, st.status)
 		m := st.json(t)
-		require.Equal(t, []string{"countryCode", "createdAt", "did", "status", "updatedAt", "walletBound"}, keys(m))
+		require.Equal(t, []string{"countryCode", "createdAt", "did", "status", "updatedAt", "walletBound"}, members(m))
 		require.Equal(t, "GHA", m["countryCode"])
 		require.Equal(t, false, m["walletBound"])
 
@@ -123,7 +100,7 @@ func TestSeed001IdentityIssue(t *testing.T) {
 		st = h.do(request{method: "GET", path: "/identity/" + without["did"].(string) + "/status"})
 		require.Equal(t, 200, st.status)
 		m = st.json(t)
-		require.Equal(t, []string{"createdAt", "did", "status", "updatedAt", "walletBound"}, keys(m))
+		require.Equal(t, []string{"createdAt", "did", "status", "updatedAt", "walletBound"}, members(m))
 		require.Equal(t, true, m["walletBound"])
 	})
 
@@ -132,7 +109,7 @@ func TestSeed001IdentityIssue(t *testing.T) {
 			body: `{"subjectRef":"rv-shape","payload":{"scenario":"review","fullName":"Ada Obi"}}`}).json(t)
 		g := h.do(request{method: "GET", path: "/identity/review/" + rev["reviewId"].(string)})
 		require.Equal(t, 200, g.status)
-		require.Equal(t, []string{"createdAt", "did", "id", "status"}, keys(g.json(t)))
+		require.Equal(t, []string{"createdAt", "did", "id", "status"}, members(g.json(t)))
 		require.Equal(t, "OPEN", g.json(t)["status"])
 		require.NotContains(t, string(g.body), "Ada Obi")
 		admin := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
@@ -140,7 +117,7 @@ func TestSeed001IdentityIssue(t *testing.T) {
 			body: map[string]any{"decision": "APPROVED"}})
 		require.Equal(t, 200, d.status, string(d.body))
 		g = h.do(request{method: "GET", path: "/identity/review/" + rev["reviewId"].(string)})
-		require.Equal(t, []string{"createdAt", "decidedAt", "did", "id", "status"}, keys(g.json(t)))
+		require.Equal(t, []string{"createdAt", "decidedAt", "did", "id", "status"}, members(g.json(t)))
 		require.Equal(t, "APPROVED", g.json(t)["status"])
 	})
 
@@ -285,7 +262,7 @@ func TestSeed001ChipVerify(t *testing.T) {
 				return
 			}
 			m := r.json(t)
-			require.Equal(t, []string{"attestation", "mode", "status"}, keys(m))
+			require.Equal(t, []string{"attestation", "mode", "status"}, members(m))
 			require.Equal(t, "VERIFIED", m["status"])
 			require.Equal(t, tt.mode, m["mode"])
 			att := m["attestation"].(map[string]any)
@@ -360,7 +337,7 @@ func TestSeed001SIWENonceEitherEnvironment(t *testing.T) {
 		r := h.do(request{method: "POST", path: "/auth/siwe/nonce", body: body})
 		require.Equal(t, http.StatusCreated, r.status, string(r.body))
 		m := r.json(t)
-		require.Equal(t, []string{"expiresAt", "nonce"}, keys(m))
+		require.Equal(t, []string{"expiresAt", "nonce"}, members(m))
 		return m["nonce"].(string)
 	}
 	tests := []struct {

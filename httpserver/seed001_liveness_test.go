@@ -47,16 +47,6 @@ func newSeedLvHarness(t *testing.T, echo bool) *harness {
 	return h
 }
 
-// lvMembers lists the members of a JSON object, sorted.
-func lvMembers(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // lvPointers lists the pointers of an error answer, sorted, each with its code.
 func lvPointers(t testing.TB, r response) []string {
 	t.Helper()
@@ -184,7 +174,7 @@ func TestSeed001LivenessEnroll(t *testing.T) {
 						return
 					}
 					m := r.json(t)
-					require.Equal(t, lvDeviceMembers, lvMembers(m))
+					require.Equal(t, lvDeviceMembers, members(m))
 					sent := body.(map[string]any)
 					require.Equal(t, strings.ToLower(dev.addr.Hex()), m["publicKey"])
 					require.Equal(t, sent["platform"], m["platform"])
@@ -247,7 +237,7 @@ func TestSeed001LivenessSession(t *testing.T) {
 				return
 			}
 			m := r.json(t)
-			require.Equal(t, []string{"createdAt", "expiresAt", "level", "nonce", "script", "sessionId"}, lvMembers(m))
+			require.Equal(t, []string{"createdAt", "expiresAt", "level", "nonce", "script", "sessionId"}, members(m))
 			require.Equal(t, tc.level, m["level"])
 			require.Len(t, m["script"], steps[tc.level])
 			require.Regexp(t, `^0x[0-9a-f]{64}$`, m["nonce"])
@@ -463,7 +453,7 @@ func TestSeed001LivenessVerify(t *testing.T) {
 			case 201:
 				passed++
 				m := r.json(t)
-				require.Equal(t, []string{"attestation", "level", "status"}, lvMembers(m))
+				require.Equal(t, []string{"attestation", "level", "status"}, members(m))
 				require.Equal(t, "VERIFIED", m["status"])
 				require.Equal(t, tc.level, m["level"])
 				att := m["attestation"].(map[string]any)
@@ -483,7 +473,7 @@ func TestSeed001LivenessVerify(t *testing.T) {
 	r := h.do(request{method: "GET", path: "/liveness/attestations/me", token: tok})
 	require.Equal(t, http.StatusOK, r.status, string(r.body))
 	m := r.json(t)
-	require.Equal(t, []string{"items"}, lvMembers(m))
+	require.Equal(t, []string{"items"}, members(m))
 	items := m["items"].([]any)
 	require.Len(t, items, passed)
 	for i, it := range items {

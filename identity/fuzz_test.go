@@ -3,7 +3,6 @@ package identity_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -28,13 +27,8 @@ func FuzzSandboxKYC(f *testing.F) {
 		res, err := p.Check(context.Background(), identity.KYCRequest{Env: veriland.Sandbox, DID: "did:veriland:x",
 			CountryCode: country, Payload: json.RawMessage(payload)})
 		if err != nil {
-			var list veriland.Errors
-			var one *veriland.Error
-			switch {
-			case errors.As(err, &list):
-			case errors.As(err, &one):
-				list = veriland.Errors{one}
-			default:
+			list := veriland.ErrorList(err)
+			if list == nil {
 				return // the unavailable scenario: a plain provider failure
 			}
 			for _, e := range list {

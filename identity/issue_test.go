@@ -70,15 +70,8 @@ func TestIssueRequestValidate(t *testing.T) {
 			}
 			require.Equal(t, veriland.CodeValidationFailed, veriland.CodeOf(err))
 			var got []string
-			var list veriland.Errors
-			var one *veriland.Error
-			switch {
-			case errors.As(err, &list):
-				for _, e := range list {
-					got = append(got, e.Pointer)
-				}
-			case errors.As(err, &one):
-				got = []string{one.Pointer}
+			for _, e := range veriland.ErrorList(err) {
+				got = append(got, e.Pointer)
 			}
 			require.Equal(t, tt.pointers, got)
 		})

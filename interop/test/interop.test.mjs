@@ -173,6 +173,18 @@ after(async () => {
   await srv?.stop();
 });
 
+// viemSign signs the served object unchanged (types still holding EIP712Domain), with
+// the two members the holder chooses filled in.
+function viemSign(ctx, decision, disclosed) {
+  const td = ctx.typedData;
+  return holder.account.signTypedData({
+    domain: td.domain,
+    types: td.types,
+    primaryType: td.primaryType,
+    message: filledMessage(ctx, decision, disclosed),
+  });
+}
+
 test('ethers v6 signs the consent typed data as served: 201 with an attestation', testTimeout, async () => {
   const id = await newRequest('Interop: ethers v6');
   const ctx = await consentContext(id);
@@ -185,13 +197,7 @@ test('ethers v6 signs the consent typed data as served: 201 with an attestation'
 test('viem signs the consent typed data as served: 201 with an attestation', testTimeout, async () => {
   const id = await newRequest('Interop: viem');
   const ctx = await consentContext(id);
-  const td = ctx.typedData;
-  const signature = await holder.account.signTypedData({
-    domain: td.domain,
-    types: td.types,
-    primaryType: td.primaryType,
-    message: filledMessage(ctx, 'APPROVED', ctx.scope),
-  });
+  const signature = await viemSign(ctx, 'APPROVED', ctx.scope);
   const res = await postDecision(id, 'APPROVED', ctx.scope, signature);
   await expectApproved(res, id, 'POST /consent (viem)');
 });
@@ -212,13 +218,7 @@ test('@metamask/eth-sig-util V4 signs the consent typed data as served: 201', te
 test('a REJECTED decision signed with viem: 200 with the decision', testTimeout, async () => {
   const id = await newRequest('Interop: rejection');
   const ctx = await consentContext(id);
-  const td = ctx.typedData;
-  const signature = await holder.account.signTypedData({
-    domain: td.domain,
-    types: td.types,
-    primaryType: td.primaryType,
-    message: filledMessage(ctx, 'REJECTED', []),
-  });
+  const signature = await viemSign(ctx, 'REJECTED', []);
   const res = await postDecision(id, 'REJECTED', [], signature);
   await expectStatus(res, 200, 'POST /consent (REJECTED)');
   assert.equal(res.body.requestId, id);
