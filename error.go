@@ -43,6 +43,7 @@ const (
 	CodeAttestationUnsupported Code = "attestation_unsupported"
 	CodeUnknownSubject         Code = "unknown_subject"   // a verification request's subject does not exist
 	CodeClaimUnavailable       Code = "claim_unavailable" // a scope item cannot be answered for the subject
+	CodeParcelOverlap          Code = "parcel_overlap"    // a parcel boundary overlaps a CURRENT certified parcel's boundary (SPEC S9)
 )
 
 // Error is the one error type every veriland package returns for failures a caller

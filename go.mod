@@ -3,16 +3,20 @@ module github.com/veriland/veriland
 go 1.26.0
 
 require (
+	github.com/boombuler/barcode v1.1.0
 	github.com/digitorus/pkcs7 v0.0.0-20250730155240-ffadbf3f398c
 	github.com/ethereum/go-ethereum v1.17.10
 	github.com/fxamacker/cbor/v2 v2.9.6
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/go-jose/go-jose/v4 v4.1.8
+	github.com/go-pdf/fpdf v0.9.0
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/gowebpki/jcs v1.0.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/keybase/go-crypto v0.0.0-20200123153347-de78d2cb44f4
+	github.com/makiuchi-d/gozxing v0.1.1
 	github.com/mr-tron/base58 v1.3.0
+	github.com/paulmach/orb v0.14.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/stretchr/testify v1.12.1
 	go.etcd.io/bbolt v1.4.3
@@ -117,6 +121,7 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
+	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect

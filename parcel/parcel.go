@@ -1,0 +1,189 @@
+package parcel
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/attestation"
+)
+
+// Id prefixes: "prc_" and "trf_" followed by 26 random base32 characters.
+const (
+	IDPrefix         = "prc"
+	TransferIDPrefix = "trf"
+)
+
+// Status is the state of a parcel (SPEC S9).
+type Status string
+
+// Parcel states.
+const (
+	StatusPendingNotary Status = "PENDING_NOTARY" // created, waiting for the named notary
+	StatusCertified     Status = "CERTIFIED"      // certified: a current certificate and an ACTIVE token
+	StatusRejected      Status = "REJECTED"       // refused by the notary (final)
+	StatusRevoked       Status = "REVOKED"        // revoked by an admin after certification (final)
+)
+
+// TransferStatus is the state of a transfer of ownership.
+type TransferStatus string
+
+// Transfer states.
+const (
+	TransferPendingNotary TransferStatus = "PENDING_NOTARY"
+	TransferCompleted     TransferStatus = "COMPLETED"
+	TransferRejected      TransferStatus = "REJECTED"
+	TransferCancelled     TransferStatus = "CANCELLED"
+)
+
+// CertificateStatus is the status of one certificate version.
+type CertificateStatus string
+
+// Certificate version states.
+const (
+	CertificateCurrent    CertificateStatus = "CURRENT"
+	CertificateSuperseded CertificateStatus = "SUPERSEDED"
+	CertificateRevoked    CertificateStatus = "REVOKED"
+)
+
+// TokenStatus is the status of a soulbound token record.
+type TokenStatus string
+
+// Token states.
+const (
+	TokenActive TokenStatus = "ACTIVE"
+	TokenBurned TokenStatus = "BURNED"
+)
+
+// OwnerView is the owner of a parcel as returned to authorised callers: the full
+// name (decrypted), never the id_doc itself but its HMAC and last 4 characters.
+type OwnerView struct {
+	FullName   string `json:"fullName"`
+	IDDocHash  string `json:"idDocHash"`
+	IDDocLast4 string `json:"idDocLast4"`
+}
+
+// Parcel is a certification request and, once certified, its current certificate and
+// token. It is what Get and List return.
+type Parcel struct {
+	ID      string               `json:"id"`
+	Env     veriland.Environment `json:"environment"`
+	Account string               `json:"account"`
+	// CreatedBy is the sub of the token that created the request.
+	CreatedBy string          `json:"createdBy"`
+	Status    Status          `json:"status"`
+	Owner     OwnerView       `json:"owner"`
+	GPS       [2]float64      `json:"gps"`
+	AreaM2    float64         `json:"area_m2"`
+	City      string          `json:"city"`
+	Boundary  json.RawMessage `json:"boundary,omitempty"`
+	Notary    string          `json:"notary"`
+	// Version is the current certificate version (0 before certification).
+	Version         uint64     `json:"version"`
+	CertificateHash string     `json:"certificateHash,omitempty"`
+	Token           *Token     `json:"token,omitempty"`
+	OpenTransferID  string     `json:"openTransferId,omitempty"`
+	Reason          string     `json:"reason,omitempty"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	UpdatedAt       time.Time  `json:"updatedAt"`
+	CertifiedAt     *time.Time `json:"certifiedAt,omitempty"`
+	DecidedAt       *time.Time `json:"decidedAt,omitempty"`
+	RevokedAt       *time.Time `json:"revokedAt,omitempty"`
+}
+
+// Transfer is a request to change the owner of a CERTIFIED parcel.
+type Transfer struct {
+	ID        string               `json:"id"`
+	Env       veriland.Environment `json:"environment"`
+	ParcelID  string               `json:"parcelId"`
+	Account   string               `json:"account"`
+	CreatedBy string               `json:"createdBy"`
+	Status    TransferStatus       `json:"status"`
+	NewOwner  OwnerView            `json:"newOwner"`
+	Notary    string               `json:"notary"`
+	// FromVersion is the certificate version the transfer replaces; ToVersion the one
+	// it created (COMPLETED only).
+	FromVersion uint64     `json:"fromVersion"`
+	ToVersion   uint64     `json:"toVersion,omitempty"`
+	Reason      string     `json:"reason,omitempty"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	DecidedAt   *time.Time `json:"decidedAt,omitempty"`
+}
+
+// Token is the ERC-5192 (soulbound, locked) token record of one certificate version.
+// TokenID is uint256(keccak256(abi.encodePacked(string parcelId, uint64 version))) as a
+// decimal string. Owner is a pseudonymous reference (never the name): "0x" + the last
+// 20 bytes of keccak256(parcelId ‖ idDocHash), unlinkable across parcels without the
+// pepper. MetadataHash is the certificate hash.
+type Token struct {
+	TokenID      string                  `json:"tokenId"`
+	Standard     string                  `json:"standard"`
+	Locked       bool                    `json:"locked"`
+	ChainID      uint64                  `json:"chainId"`
+	Contract     string                  `json:"contract,omitempty"`
+	Owner        string                  `json:"owner"`
+	MetadataHash string                  `json:"metadataHash"`
+	Status       TokenStatus             `json:"status"`
+	ParcelID     string                  `json:"parcelId"`
+	Version      uint64                  `json:"version"`
+	City         string                  `json:"city"`
+	AreaM2       float64                 `json:"area_m2"`
+	MintedAt     time.Time               `json:"mintedAt"`
+	BurnedAt     *time.Time              `json:"burnedAt,omitempty"`
+	Anchor       attestation.AnchorState `json:"anchor"`
+}
+
+// Metadata returns the token's ERC-721 metadata JSON object (GET /v1/tokens/{id}):
+// name, description and attributes (city, area, version, status, locked), no personal
+// data.
+func (t *Token) Metadata() map[string]any {
+	return map[string]any{
+		"name":        "Land parcel " + t.ParcelID + " v" + uitoa(t.Version),
+		"description": "Soulbound (ERC-5192) certificate token of land parcel " + t.ParcelID + ", certificate version " + uitoa(t.Version) + ", certificate hash " + t.MetadataHash + ".",
+		"attributes": []map[string]any{
+			{"trait_type": "city", "value": t.City},
+			{"trait_type": "area_m2", "value": t.AreaM2, "display_type": "number"},
+			{"trait_type": "version", "value": t.Version, "display_type": "number"},
+			{"trait_type": "status", "value": string(t.Status)},
+			{"trait_type": "locked", "value": t.Locked},
+		},
+		"locked":        t.Locked,
+		"tokenId":       t.TokenID,
+		"standard":      t.Standard,
+		"metadataHash":  t.MetadataHash,
+		"certificateOf": t.ParcelID,
+	}
+}
+
+// CertificateVersion is one version of a parcel's certificate, as History and
+// VerifyHash list it: no personal data.
+type CertificateVersion struct {
+	ParcelID    string            `json:"parcelId"`
+	Version     uint64            `json:"version"`
+	Hash        string            `json:"hash"`
+	Status      CertificateStatus `json:"status"`
+	TokenID     string            `json:"tokenId"`
+	TokenStatus TokenStatus       `json:"tokenStatus"`
+	Notary      string            `json:"notary"`
+	CertifiedAt time.Time         `json:"certifiedAt"`
+	// ClosedAt and ClosedBy say when and by which transfer ("trf_…") or revocation
+	// ("revocation") the version stopped being CURRENT.
+	ClosedAt *time.Time `json:"closedAt,omitempty"`
+	ClosedBy string     `json:"closedBy,omitempty"`
+}
+
+// Verification is the public answer of VerifyHash: no personal data.
+type Verification struct {
+	Authentic   bool                    `json:"authentic"`
+	Status      CertificateStatus       `json:"status"`
+	ParcelID    string                  `json:"parcelId"`
+	Version     uint64                  `json:"version"`
+	CertifiedAt time.Time               `json:"certifiedAt"`
+	Notary      string                  `json:"notary"`
+	City        string                  `json:"city"`
+	TokenID     string                  `json:"tokenId"`
+	Anchor      attestation.AnchorState `json:"anchor"`
+	Hash        string                  `json:"hash"`
+	// History lists every version of the parcel's certificate, oldest first.
+	History []*CertificateVersion `json:"history"`
+}
