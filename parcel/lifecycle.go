@@ -180,9 +180,14 @@ func (s *Service) Create(ctx context.Context, p veriland.Principal, req CreateRe
 // checkOverlap refuses b when it overlaps the boundary of a CERTIFIED parcel other
 // than self: parcel_overlap naming it.
 func (s *Service) checkOverlap(r repository, b *Boundary, self string) error {
-	return r.boundaries(func(other string, raw []byte) error {
+	box := b.Bound()
+	return r.boundaries(func(other string, entry []byte) error {
 		if other == self {
 			return nil
+		}
+		obox, raw, ok := splitBoundaryEntry(entry)
+		if ok && !obox.Intersects(box) {
+			return nil // boxes apart: no need to parse the other boundary
 		}
 		ob, err := ParseBoundary(raw)
 		if err != nil {
@@ -190,8 +195,7 @@ func (s *Service) checkOverlap(r repository, b *Boundary, self string) error {
 			return nil
 		}
 		if b.Overlaps(ob) {
-			return veriland.Errorf(veriland.CodeParcelOverlap, "the boundary overlaps certified parcel %s", other).
-				WithMeta("parcelId", other)
+			return OverlapError(other)
 		}
 		return nil
 	})
@@ -391,7 +395,7 @@ func (s *Service) certifyTx(ctx context.Context, r repository, rec *parcelRecord
 		if err := s.checkOverlap(r, b, rec.ID); err != nil {
 			return err
 		}
-		if err := r.tx.Put(r.bucket(bucketBoundaries), []byte(rec.ID), rec.Boundary); err != nil {
+		if err := r.tx.Put(r.bucket(bucketBoundaries), []byte(rec.ID), boundaryEntry(b, rec.Boundary)); err != nil {
 			return err
 		}
 	}
