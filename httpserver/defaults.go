@@ -16,6 +16,7 @@ import (
 	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/liveness/deviceattest"
+	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage/audit"
 )
 
@@ -36,7 +37,8 @@ type Keys struct {
 	// only (SANDBOX). Register KEY_ATTESTATION, APP_ATTEST and PLAY_INTEGRITY for
 	// production devices (see liveness/deviceattest).
 	DeviceVerifiers deviceattest.Verifiers
-	// Anchors anchor attestation digests per environment; nil disables anchoring.
+	// Anchors anchor attestation digests and parcel tokens per environment; nil
+	// disables anchoring.
 	Anchors map[veriland.Environment]anchor.Anchor
 	// CallbackPolicy tunes the SSRF rules of verifier callbacks (the zero value is
 	// SPEC's default: SANDBOX may call http and loopback, PRODUCTION never).
@@ -52,6 +54,8 @@ type Keys struct {
 // WithDefaultServices returns cfg with every domain service it lacks built over
 // cfg.Store with veriland's defaults: the wiring the reference server uses, and a
 // quick start for embedders, who can replace any service by setting it first.
+// Parcels (SPEC S9) are built only when cfg.Fields is set: owner names are sealed
+// with it, signed with Keys.IssuerKey, and id_doc is hashed with Keys.Pepper.
 func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 	if cfg.Store == nil {
 		return cfg, errors.New("httpserver: Config.Store is required")
@@ -100,6 +104,14 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 		trust := k.Trust
 		cfg.ChipBinding = &binding.Service{Store: store, Pepper: k.Pepper, Attestations: cfg.Attestations, Liveness: gate, Now: now,
 			Identities: cfg.Identity, Trust: func(env veriland.Environment) *chipauth.TrustStore { return trust[env] }}
+	}
+	if cfg.Parcels == nil && cfg.Fields != nil {
+		// Owner names are sealed with Config.Fields, so parcels need it: without a
+		// field keyring the parcel routes stay unregistered rather than store names
+		// in clear.
+		cfg.Parcels = &parcel.Service{Store: store, Fields: cfg.Fields, Pepper: k.Pepper, Anchors: k.Anchors,
+			Now: now, Rand: rnd, Logger: log,
+			Issuer: &attestation.Issuer{Key: k.IssuerKey, ChainID: cfg.ChainID, Rand: rnd, Now: now}}
 	}
 	if cfg.WebhookSecrets == nil {
 		cfg.WebhookSecrets = &webhook.SecretStore{Store: store, Now: now, Rand: rnd, Audit: auditLog}

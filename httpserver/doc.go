@@ -25,8 +25,17 @@
 // environment from the Veriland-Environment header (default PRODUCTION); public reads
 // by id look in both, since ids carry 128 or more random bits.
 //
+// Land parcels (SPEC S9, when Config.Parcels is set; WithDefaultServices builds it
+// when Config.Fields is set): /v1/parcels and /v1/transfers for accounts and notaries,
+// and the public registry: GET /v1/registry/verify/{hash} (JSON:API, or for browsers
+// the server-rendered verification page of package registrypage that a certificate's
+// QR code opens), the signed status list GET /v1/registry/statuses, and the token's
+// plain ERC-721 metadata GET /v1/tokens/{tokenId}. GET /v1/parcels/{id}/certificate
+// answers the printable PDF (parcel/pdf) to a client that asks for application/pdf.
+//
 // New builds a Server from a Config that holds the store, the token secrets and the
 // domain services; WithDefaultServices fills in veriland's default services. Run does
-// the background work (webhook delivery, anchoring, request expiry, audit flushes).
+// the background work (webhook delivery, anchoring of attestations and parcel tokens,
+// request expiry, audit flushes).
 // examples/server is the reference wiring.
 package httpserver

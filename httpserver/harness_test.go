@@ -31,6 +31,7 @@ import (
 	"github.com/veriland/veriland/httpserver/auth"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/storage/bolt"
+	"github.com/veriland/veriland/storage/fieldcrypt"
 )
 
 // testClock is a settable clock shared by the server under test and the test.
@@ -86,7 +87,9 @@ func newHarness(t testing.TB, configure ...func(*Config)) *harness {
 	require.NoError(t, err)
 	kycSecret, err := webhook.NewSecret(rand.Reader)
 	require.NoError(t, err)
-	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test"}
+	fields, err := fieldcrypt.NewKeyring("test", map[string][]byte{"test": bytes.Repeat([]byte("f"), 32)}, rand.Reader)
+	require.NoError(t, err)
+	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test", Fields: fields}
 	for _, f := range configure {
 		f(&cfg)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/liveness"
+	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 )
@@ -32,6 +33,9 @@ func (s *Server) installHooks() {
 	}
 	if b := s.cfg.ChipBinding; b != nil && b.OnEvent == nil {
 		b.OnEvent = s.chipBindingEvent
+	}
+	if pc := s.cfg.Parcels; pc != nil && pc.OnEvent == nil {
+		pc.OnEvent = s.parcelEvent
 	}
 }
 
@@ -119,4 +123,40 @@ func (s *Server) identityChanged(ctx context.Context, tx storage.Tx, ev identity
 		Env: ev.Env, Action: string(ev.Action), ResourceType: "identity", ResourceID: ev.DID,
 		Severity: audit.SeverityInfo, Outcome: audit.OutcomeSuccess, Detail: detail,
 	})
+}
+
+// parcelEvent records a parcel or transfer state change in the audit log, in the
+// transaction of the change. Parcel events carry identifiers and states only (never
+// the owner), so they go into the entry as is. Parcels have no callback URL in their
+// contract (seed 000 §2), so there is no verifier to queue a webhook for.
+func (s *Server) parcelEvent(ctx context.Context, tx storage.Tx, ev parcel.Event) error {
+	resourceType, resourceID := "parcel", ev.ParcelID
+	detail := map[string]any{"status": ev.Status}
+	if ev.TransferID != "" {
+		resourceType, resourceID = "transfer", ev.TransferID
+		detail["parcelId"] = ev.ParcelID
+	}
+	if ev.Account != "" && ev.Env == veriland.Sandbox {
+		detail[audit.DetailAccount] = ev.Account
+	}
+	if ev.Version != 0 {
+		detail["version"] = ev.Version
+	}
+	if ev.CertificateHash != "" {
+		detail["certificateHash"] = ev.CertificateHash
+	}
+	if ev.TokenID != "" {
+		detail["tokenId"] = ev.TokenID
+	}
+	if ev.BurnedTokenID != "" {
+		detail["burnedTokenId"] = ev.BurnedTokenID
+	}
+	e := auditEntry(ev.Env, string(ev.Action), resourceType, resourceID, ev.Actor, detail)
+	if ev.Role != "" {
+		e.Role = ev.Role
+	}
+	if ev.Action == parcel.ActionRevoked {
+		e.Severity = audit.SeverityNotice
+	}
+	return s.audit(ctx, tx, e)
 }

@@ -12,6 +12,7 @@ var (
 	verifier        = []veriland.Role{veriland.RoleVerifier}
 	holderOrAdmin   = []veriland.Role{veriland.RoleHolder, veriland.RoleAdmin}
 	verifierOrAdmin = []veriland.Role{veriland.RoleVerifier, veriland.RoleAdmin}
+	notaryOrAdmin   = []veriland.Role{veriland.RoleNotary, veriland.RoleAdmin}
 	anyRole         = []veriland.Role{veriland.RoleHolder, veriland.RoleVerifier, veriland.RoleNotary, veriland.RoleAdmin}
 )
 
@@ -65,6 +66,27 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "POST", path: "/verify/request/{id}/cancel", roles: verifier, handle: s.cancelVerificationRequest})
 		s.add(route{method: "GET", path: "/consent/{requestId}", handle: s.consentContext})
 		s.add(route{method: "POST", path: "/consent/{requestId}", handle: s.decideConsent})
+	}
+	if s.cfg.Parcels != nil {
+		// Land parcels (SPEC S9). Who may act on which parcel (the creating account,
+		// the named notary, admin) is the parcel service's decision.
+		s.add(route{method: "POST", path: "/v1/parcels", roles: anyRole, handle: s.createParcel})
+		s.add(route{method: "GET", path: "/v1/parcels", roles: anyRole, handle: s.listParcels})
+		s.add(route{method: "GET", path: "/v1/parcels/{id}", roles: anyRole, handle: s.getParcel})
+		s.add(route{method: "POST", path: "/v1/parcels/{id}/certify", roles: notaryOrAdmin, optionalBody: true, handle: s.certifyParcel})
+		s.add(route{method: "POST", path: "/v1/parcels/{id}/reject", roles: notaryOrAdmin, optionalBody: true, handle: s.rejectParcel})
+		s.add(route{method: "POST", path: "/v1/parcels/{id}/revoke", roles: admin, optionalBody: true, handle: s.revokeParcel})
+		s.add(route{method: "GET", path: "/v1/parcels/{id}/certificate", roles: anyRole, handle: s.parcelCertificate})
+		s.add(route{method: "GET", path: "/v1/parcels/{id}/history", roles: anyRole, handle: s.parcelHistory})
+		s.add(route{method: "POST", path: "/v1/parcels/{id}/transfer", roles: anyRole, handle: s.requestTransfer})
+		s.add(route{method: "GET", path: "/v1/parcels/{id}/transfers", roles: anyRole, handle: s.listParcelTransfers})
+		s.add(route{method: "GET", path: "/v1/transfers/{id}", roles: anyRole, handle: s.getTransfer})
+		s.add(route{method: "POST", path: "/v1/transfers/{id}/approve", roles: notaryOrAdmin, optionalBody: true, handle: s.approveTransfer})
+		s.add(route{method: "POST", path: "/v1/transfers/{id}/reject", roles: notaryOrAdmin, optionalBody: true, handle: s.rejectTransfer})
+		s.add(route{method: "POST", path: "/v1/transfers/{id}/cancel", roles: anyRole, optionalBody: true, handle: s.cancelTransfer})
+		s.add(route{method: "GET", path: "/v1/registry/verify/{hash}", handle: s.verifyCertificateHash})
+		s.add(route{method: "GET", path: "/v1/registry/statuses", handle: s.certificateStatuses})
+		s.add(route{method: "GET", path: "/v1/tokens/{tokenId}", handle: s.tokenMetadata})
 	}
 	if s.cfg.WebhookSecrets != nil {
 		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifier, handle: s.webhookSecret})

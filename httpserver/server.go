@@ -22,8 +22,10 @@ import (
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/liveness"
+	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
+	"github.com/veriland/veriland/storage/fieldcrypt"
 )
 
 // Config wires a Server. Store and Tokens are required; everything else has a
@@ -45,6 +47,10 @@ type Config struct {
 	TrustForwardedFor bool
 	// RateLimits configures per-wallet and per-IP limits (SPEC S2.5).
 	RateLimits RateLimits
+	// Fields encrypts personal data at rest (storage/fieldcrypt): the responses the
+	// idempotency store keeps for replay (SPEC S2.4), and the records of services that
+	// hold personal data (parcel owner names, SPEC S9). nil stores responses in clear.
+	Fields *fieldcrypt.Keyring
 
 	// Domain services. A route family is registered when its service is set; New
 	// installs hooks that write audit entries and webhook outbox records on services
@@ -55,6 +61,9 @@ type Config struct {
 	Liveness     *liveness.Service
 	Consent      *consent.Service
 	ChipBinding  *binding.Service
+	// Parcels is the land parcel registry (SPEC S9): its routes under /v1/parcels,
+	// /v1/transfers, /v1/registry and /v1/tokens.
+	Parcels *parcel.Service
 
 	// Webhooks: the durable outbox of verifier callbacks, the per-verifier secrets
 	// that sign them, and the inbound provider events.

@@ -64,7 +64,7 @@ func mapValues[K comparable, V any](m map[K]V) []V {
 
 // Run runs the server's background work until ctx is done: flushing coalesced audit
 // entries, expiring verification requests past their deadline (so that their webhook
-// goes out), delivering webhooks and anchoring attestations. On cancellation it
+// goes out), delivering webhooks and anchoring attestations and parcel tokens. On cancellation it
 // flushes what is pending and returns once every loop has stopped.
 func (s *Server) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
@@ -79,6 +79,13 @@ func (s *Server) Run(ctx context.Context) error {
 		wg.Go(func() {
 			if err := s.cfg.Attestations.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
 				s.log.ErrorContext(ctx, "anchoring stopped", "err", err)
+			}
+		})
+	}
+	if s.cfg.Parcels != nil {
+		wg.Go(func() {
+			if err := s.cfg.Parcels.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "parcel token anchoring stopped", "err", err)
 			}
 		})
 	}

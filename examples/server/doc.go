@@ -10,6 +10,15 @@
 // -log-level VERILAND_LOG_LEVEL, -kyc-url VERILAND_KYC_URL, -kyc-secret
 // VERILAND_KYC_SECRET.
 //
+// Keys: the first start generates every key in the data directory, each file with
+// mode 0600 (a key file group or others may access is refused at start): jwt-sandbox.key
+// and jwt-production.key (token secrets), issuer.key (attestation and certificate
+// signer), pepper.key (HMAC of indexed identifiers and id_doc), webhook.secret, and
+// field.keys, the AES-256 field-encryption keys (storage/fieldcrypt) that seal personal
+// data at rest — parcel owner names and the responses kept for Idempotency-Key
+// replays. Back field.keys up apart from the database: without it the sealed fields
+// cannot be read; with it removed, they are crypto-erased.
+//
 // KYC: SANDBOX identities go to the sandbox provider (payload.scenario picks the
 // outcome). PRODUCTION needs a real provider: -kyc-url (https) and -kyc-secret
 // (whsec_<base64>) make PRODUCTION issuance POST each check, signed with the secret

@@ -246,7 +246,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	}
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
-		PublicOrigin: origin, ChainID: o.chainID,
+		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
 		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"},
 	}, keys)
 	if err != nil {

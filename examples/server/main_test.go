@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland/storage/fieldcrypt"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the server goroutine and the test.
@@ -43,7 +46,7 @@ func TestMintToken(t *testing.T) {
 	require.Len(t, lines, 1, "exactly one token on stdout")
 	require.Len(t, strings.Split(lines[0], "."), 3)
 
-	for _, name := range []string{fileJWTSandbox, fileJWTProduction, fileIssuerKey, fileWebhookSecret, filePepper} {
+	for _, name := range []string{fileJWTSandbox, fileJWTProduction, fileIssuerKey, fileWebhookSecret, filePepper, fieldcrypt.KeyFileName} {
 		fi, err := os.Stat(filepath.Join(dir, name))
 		require.NoError(t, err, name)
 		require.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), name)
@@ -55,12 +58,16 @@ func TestMintToken(t *testing.T) {
 }
 
 func TestSecretsReadableByOthersAreRefused(t *testing.T) {
-	dir := t.TempDir()
-	require.Equal(t, 0, run(t.Context(), []string{"-data", dir, "-mint-token"}, io.Discard, io.Discard))
-	require.NoError(t, os.Chmod(filepath.Join(dir, fileIssuerKey), 0o644))
-	var errOut bytes.Buffer
-	require.Equal(t, 1, run(t.Context(), []string{"-data", dir, "-mint-token"}, io.Discard, &errOut))
-	require.Contains(t, errOut.String(), "chmod 600")
+	for _, name := range []string{fileIssuerKey, fieldcrypt.KeyFileName} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.Equal(t, 0, run(t.Context(), []string{"-data", dir, "-mint-token"}, io.Discard, io.Discard))
+			require.NoError(t, os.Chmod(filepath.Join(dir, name), 0o644))
+			var errOut bytes.Buffer
+			require.Equal(t, 1, run(t.Context(), []string{"-data", dir, "-mint-token"}, io.Discard, &errOut))
+			require.Contains(t, errOut.String(), "chmod 600")
+		})
+	}
 }
 
 func TestServeFirstStartAndShutdown(t *testing.T) {
@@ -93,6 +100,24 @@ func TestServeFirstStartAndShutdown(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode, "the bootstrap token is an admin token")
+
+	// The field keyring is wired: a response kept for Idempotency-Key replay (here a
+	// new API key's token, in that response only) is sealed in the database file.
+	req, _ = http.NewRequest("POST", base+"/v1/api-keys", strings.NewReader(`{"role":"verifier","sub":"acme","name":"Acme"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", "first-key")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	created, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, 201, resp.StatusCode, string(created))
+	apiToken := regexp.MustCompile(`"token":"([^"]+)"`).FindSubmatch(created)
+	require.NotNil(t, apiToken, string(created))
+	db, err := os.ReadFile(filepath.Join(dir, "veriland.db"))
+	require.NoError(t, err)
+	require.False(t, bytes.Contains(db, apiToken[1]), "the stored response is in clear")
+	require.False(t, bytes.Contains(db, []byte(base64.StdEncoding.EncodeToString(created))), "the stored response is in clear")
 
 	cancel()
 	select {

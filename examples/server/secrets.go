@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/veriland/veriland/storage/fieldcrypt"
 )
 
 // secrets are the keys the reference server generates in its data directory on first
@@ -23,6 +25,9 @@ type secrets struct {
 	issuerKey     *ecdsa.PrivateKey
 	webhookSecret string
 	pepper        []byte
+	// fields encrypts personal data at rest (parcel owner names, stored idempotent
+	// responses); its keys are in fieldcrypt.KeyFileName.
+	fields *fieldcrypt.Keyring
 }
 
 const (
@@ -75,6 +80,9 @@ func loadOrCreateSecrets(dir string) (*secrets, bool, error) {
 		return nil, false, err
 	}
 	s.webhookSecret = wh
+	if s.fields, err = fieldcrypt.LoadOrCreate(dir, rand.Reader); err != nil {
+		return nil, false, err
+	}
 	return &s, first, nil
 }
 

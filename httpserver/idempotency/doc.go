@@ -11,6 +11,15 @@
 // many simultaneous identical requests exactly one reserves the key and runs, and the
 // others get idempotency_key_in_flight or, once it has finished, the replay.
 //
+// Stored responses may hold personal data (a parcel's owner name, SPEC S2.4). With
+// Store.Fields set, a record keeps its response — status, headers and body — only
+// sealed with storage/fieldcrypt (AES-256-GCM), bound to the record's bucket and key,
+// so that the database file holds none of it in clear. The fingerprint, lease and
+// expiry stay in clear: they are needed without the key and reveal nothing readable.
+// A sealed response that cannot be opened (no keyring, its key erased, the record
+// tampered with or moved to another scope) is an internal error, never a second run.
+// Records stored in clear before a keyring was set still replay.
+//
 // Middleware wraps a handler with all of this; the Store methods are there for callers
 // that do their own plumbing.
 //

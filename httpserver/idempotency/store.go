@@ -9,6 +9,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/fieldcrypt"
 )
 
 // bucketName is the storage bucket, namespaced per environment with storage.Bucket.
@@ -43,6 +44,11 @@ type Store struct {
 	// MaxBody caps a stored response body (default 4 MiB). A larger response is not
 	// stored: the reservation is released and a retry runs again.
 	MaxBody int
+	// Fields, when set, encrypts every stored response (status, headers and body) at
+	// rest (SPEC S2.4: responses may hold personal data), bound to its record. Records
+	// stored in clear before a keyring was configured still replay. Use the keyring of
+	// the records the responses describe, so that erasing a key erases both.
+	Fields *fieldcrypt.Keyring
 	// Logger receives failures the middleware cannot report to the client, which has
 	// its response already; nil means slog.Default().
 	Logger *slog.Logger
@@ -81,7 +87,11 @@ func (s *Store) Begin(ctx context.Context, scope Scope, fingerprint [32]byte) (O
 			case !bytes.Equal(rec.Fingerprint, fingerprint[:]):
 				out.Kind = Reused
 			case rec.State == stateComplete:
-				out = Outcome{Kind: Replay, Response: rec.response()}
+				resp, err := rec.response(s.Fields, bucket, id)
+				if err != nil {
+					return &veriland.Error{Code: veriland.CodeInternal, Message: "stored idempotent response cannot be read", Cause: err}
+				}
+				out = Outcome{Kind: Replay, Response: resp}
 			default:
 				out.Kind = InFlight
 			}
@@ -130,14 +140,20 @@ func (s *Store) Complete(ctx context.Context, scope Scope, resp Response) error 
 		if rec.State == stateComplete {
 			return nil
 		}
-		return put(tx, bucket, id, record{
+		done := record{
 			State:       stateComplete,
 			Fingerprint: rec.Fingerprint,
 			Expires:     now + int64(s.ttl()),
 			Status:      resp.Status,
 			Header:      header,
 			Body:        resp.Body,
-		})
+		}
+		if s.Fields != nil {
+			if err := done.seal(s.Fields, bucket, id); err != nil {
+				return &veriland.Error{Code: veriland.CodeInternal, Message: "sealing the idempotent response", Cause: err}
+			}
+		}
+		return put(tx, bucket, id, done)
 	})
 	return storeError(err)
 }

@@ -1,0 +1,210 @@
+// Package registrypage is the public verification page of SPEC S9: what a phone shows
+// after scanning the QR code of a parcel certificate, served by
+// GET /v1/registry/verify/{hash} to clients that prefer text/html.
+//
+// The page is rendered on the server with html/template (every value is escaped in
+// its context), so that it works with JavaScript disabled: it has no script at all.
+// Its only inline style is allowed by the Content-Security-Policy by its SHA-256
+// hash, computed here from the embedded template, so the page cannot drift from its
+// policy. It says the important fact first, in words and in colour (CURRENT green,
+// SUPERSEDED amber, REVOKED red, unknown grey), then the certificate's public facts
+// and its version history.
+//
+// What it never does: show the owner's name or identity document. View has no field
+// for them, so a caller cannot pass them by mistake.
+package registrypage
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+//go:embed page.html
+var source string
+
+// MediaType is the content type the page is served with.
+const MediaType = "text/html; charset=utf-8"
+
+// Certificate statuses, as the registry reports them.
+const (
+	StatusCurrent    = "CURRENT"
+	StatusSuperseded = "SUPERSEDED"
+	StatusRevoked    = "REVOKED"
+)
+
+var (
+	tmpl = template.Must(template.New("page").Parse(source))
+	csp  = "default-src 'none'; style-src '" + mustHash(source, "<style>", "</style>") + "'; img-src data:; " +
+		"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+// View is what the page shows about one hash. The zero value (Found false) is the
+// page of a hash the registry does not know.
+type View struct {
+	// Hash is the certificate hash looked up (0x + 64 hex).
+	Hash string
+	// Found reports whether the registry knows the hash.
+	Found bool
+	// Authentic reports whether the hash is a certificate this registry issued.
+	Authentic bool
+	// Status is CURRENT, SUPERSEDED or REVOKED.
+	Status string
+	// ParcelID, City and Notary describe the parcel and who certified it.
+	ParcelID, City, Notary string
+	// Version is the certificate version the hash names.
+	Version uint64
+	// CertifiedAt is when that version was certified.
+	CertifiedAt time.Time
+	// TokenID is the soulbound token of that version (a decimal uint256).
+	TokenID string
+	// Anchor says in words where the token is anchored ("ANCHORED in transaction
+	// 0x…", "PENDING", "DISABLED"); empty says "not anchored".
+	Anchor string
+	// History lists every certificate version of the parcel, oldest first.
+	History []Version
+}
+
+// Version is one row of the version history.
+type Version struct {
+	Version     uint64
+	Status      string
+	Hash        string
+	CertifiedAt time.Time
+}
+
+// pageData is View with its words, colour class and formatted dates.
+type pageData struct {
+	View
+	Lang, Dir, Title, Word, Explanation, Class, AnchorText string
+	CertifiedAtISO, CertifiedAtText                        string
+	History                                                []row
+}
+
+// row is one line of the history table.
+type row struct {
+	Number                                                    uint64
+	Here                                                      bool
+	Status, Class, ShortHash, CertifiedAtISO, CertifiedAtText string
+}
+
+// Render returns the page for v.
+func Render(v View) ([]byte, error) {
+	d := pageData{View: v, Lang: "en", Dir: "ltr", AnchorText: v.Anchor}
+	d.Class = class(v.Status)
+	switch {
+	case !v.Found:
+		d.Class = "unknown"
+		d.Title, d.Word = "Certificate not found", "NOT FOUND"
+		d.Explanation = "This registry has no certificate with this hash. Do not rely on a document that carries it."
+	case !v.Authentic:
+		d.Class = "unknown"
+		d.Title, d.Word = "Certificate not authentic", "NOT AUTHENTIC"
+		d.Explanation = "This hash does not match a certificate this registry signed."
+	case v.Status == StatusCurrent:
+		d.Title, d.Word = "This certificate is CURRENT", "CURRENT"
+		d.Explanation = "Authentic, and the latest version for this parcel."
+	case v.Status == StatusSuperseded:
+		d.Title, d.Word = "This certificate is SUPERSEDED", "SUPERSEDED"
+		d.Explanation = "Authentic, but no longer in force: a newer version replaced it (after a transfer of ownership). Ask for the current certificate."
+	case v.Status == StatusRevoked:
+		d.Title, d.Word = "This certificate is REVOKED", "REVOKED"
+		d.Explanation = "Authentic, but the registry revoked this parcel's certification. It is no longer valid."
+	default:
+		d.Class = "unknown"
+		d.Title, d.Word = "Certificate status unknown", "UNKNOWN"
+		d.Explanation = "The registry could not say whether this certificate is in force."
+	}
+	if d.AnchorText == "" {
+		d.AnchorText = "not anchored"
+	}
+	d.CertifiedAtISO, d.CertifiedAtText = dates(v.CertifiedAt)
+	for _, h := range v.History {
+		r := row{Number: h.Version, Here: h.Hash == v.Hash, Status: h.Status, Class: class(h.Status), ShortHash: short(h.Hash)}
+		r.CertifiedAtISO, r.CertifiedAtText = dates(h.CertifiedAt)
+		if !h.CertifiedAt.IsZero() {
+			r.CertifiedAtText = h.CertifiedAt.UTC().Format("2 Jan 2006")
+		}
+		d.History = append(d.History, r)
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, d); err != nil {
+		return nil, fmt.Errorf("registrypage: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Write answers with the page for v and its security headers: 200 when the hash is
+// known, 404 when it is not.
+func Write(w http.ResponseWriter, v View) error {
+	body, err := Render(v)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if !v.Found {
+		status = http.StatusNotFound
+	}
+	h := w.Header()
+	h.Set("Content-Type", MediaType)
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, err = w.Write(body)
+	return err
+}
+
+// ContentSecurityPolicy returns the policy the page is served with: no script at
+// all, its own inline style by hash, no base URI, no form targets, no framing.
+func ContentSecurityPolicy() string { return csp }
+
+func class(status string) string {
+	switch status {
+	case StatusCurrent:
+		return "current"
+	case StatusSuperseded:
+		return "superseded"
+	case StatusRevoked:
+		return "revoked"
+	}
+	return "unknown"
+}
+
+// short abbreviates a hash for the history table: 0x1234…abcd.
+func short(h string) string {
+	if len(h) <= 14 {
+		return h
+	}
+	return h[:6] + "…" + h[len(h)-4:]
+}
+
+func dates(t time.Time) (iso, text string) {
+	if t.IsZero() {
+		return "", "unknown"
+	}
+	t = t.UTC()
+	return t.Format(time.RFC3339), t.Format("2 January 2006, 15:04 UTC")
+}
+
+// mustHash returns the CSP source expression of the content of the only element
+// delimited by open and close in doc; it panics when there is not exactly one (a
+// broken embed is a build error, not a runtime condition).
+func mustHash(doc, open, close string) string {
+	if n := bytes.Count([]byte(doc), []byte(open)); n != 1 || bytes.Count([]byte(doc), []byte(close)) != 1 {
+		panic(fmt.Sprintf("registrypage: page.html must hold exactly one %s element, has %d", open, n))
+	}
+	_, rest, _ := bytes.Cut([]byte(doc), []byte(open))
+	body, _, _ := bytes.Cut(rest, []byte(close))
+	sum := sha256.Sum256(body)
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
