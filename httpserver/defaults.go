@@ -109,7 +109,11 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 		// Owner names are sealed with Config.Fields, so parcels need it: without a
 		// field keyring the parcel routes stay unregistered rather than store names
 		// in clear.
+		policy := k.CallbackPolicy
 		cfg.Parcels = &parcel.Service{Store: store, Fields: cfg.Fields, Pepper: k.Pepper, Anchors: k.Anchors,
+			ValidateCallback: func(env veriland.Environment, raw string) error {
+				return webhook.ValidateCallbackURL(env, raw, policy)
+			},
 			Now: now, Rand: rnd, Logger: log,
 			Issuer: &attestation.Issuer{Key: k.IssuerKey, ChainID: cfg.ChainID, Rand: rnd, Now: now}}
 	}

@@ -158,5 +158,29 @@ func (s *Server) parcelEvent(ctx context.Context, tx storage.Tx, ev parcel.Event
 	if ev.Action == parcel.ActionRevoked {
 		e.Severity = audit.SeverityNotice
 	}
-	return s.audit(ctx, tx, e)
+	if err := s.audit(ctx, tx, e); err != nil {
+		return err
+	}
+	return s.notifyParcel(ctx, tx, ev, detail)
+}
+
+// notifyParcel queues the webhook of a parcel event for the parcel's creator, at the
+// callbackUrl it gave (none: nothing is queued). The payload holds identifiers, states
+// and hashes: the same facts as the audit entry, never the owner.
+func (s *Server) notifyParcel(ctx context.Context, tx storage.Tx, ev parcel.Event, detail map[string]any) error {
+	if s.cfg.Outbox == nil || ev.CallbackURL == "" || ev.Action == parcel.ActionCreated {
+		return nil
+	}
+	data := map[string]any{"parcelId": ev.ParcelID}
+	for k, v := range detail {
+		if k != audit.DetailAccount {
+			data[k] = v
+		}
+	}
+	if ev.TransferID != "" {
+		data["transferId"] = ev.TransferID
+	}
+	_, err := s.cfg.Outbox.Enqueue(ctx, tx, ev.Env, webhook.Event{Type: string(ev.Action), Verifier: ev.CreatedBy,
+		Account: ev.Account, CallbackURL: ev.CallbackURL, Data: data})
+	return err
 }

@@ -89,8 +89,8 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "GET", path: "/v1/tokens/{tokenId}", handle: s.tokenMetadata})
 	}
 	if s.cfg.WebhookSecrets != nil {
-		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifier, handle: s.webhookSecret})
-		s.add(route{method: "POST", path: "/v1/webhooks/secret/rotate", roles: verifier, handle: s.rotateWebhookSecret})
+		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifierOrAdmin, handle: s.webhookSecret})
+		s.add(route{method: "POST", path: "/v1/webhooks/secret/rotate", roles: verifierOrAdmin, handle: s.rotateWebhookSecret})
 	}
 	if s.cfg.Outbox != nil {
 		s.add(route{method: "GET", path: "/v1/webhooks/deliveries", roles: verifierOrAdmin, handle: s.listDeliveries})

@@ -31,7 +31,11 @@
 //
 // Service.OnEvent(ctx, tx, Event) is called inside the transaction of every state
 // change (Event.Action is one of the Action* constants) for the audit entry and outbox
-// record. Errors are *veriland.Error values (validation_failed with one pointer per
+// record. Event.CreatedBy and Event.CallbackURL name the parcel's creator and the
+// optional callbackUrl of its create request (an extension of seed 000's body, checked
+// by Service.ValidateCallback and refused when the Service has none): the reference
+// server queues a signed webhook there for every transition after creation, owned by
+// the creator's sub, with ids, states and hashes only. Errors are *veriland.Error values (validation_failed with one pointer per
 // member, not_found, forbidden, invalid_state, parcel_overlap).
 //
 // # Lifecycle and roles

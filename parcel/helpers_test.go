@@ -123,3 +123,12 @@ func (f *fixture) certified(t testing.TB) *parcel.Parcel {
 }
 
 var timeZero time.Time
+
+// pointersOf lists the JSON pointers of the errors err carries.
+func pointersOf(err error) []string {
+	var out []string
+	for _, e := range veriland.ErrorList(err) {
+		out = append(out, e.Pointer)
+	}
+	return out
+}

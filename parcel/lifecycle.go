@@ -100,6 +100,14 @@ func (s *Service) Create(ctx context.Context, p veriland.Principal, req CreateRe
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	if req.CallbackURL != "" {
+		if s.ValidateCallback == nil {
+			return nil, veriland.Invalid("/callbackUrl", "this service delivers no webhooks: leave callbackUrl out")
+		}
+		if err := s.ValidateCallback(p.Env, req.CallbackURL); err != nil {
+			return nil, err
+		}
+	}
 	var boundary json.RawMessage
 	var b *Boundary
 	if len(req.Parcel.Boundary) > 0 {
@@ -143,7 +151,8 @@ func (s *Service) Create(ctx context.Context, p veriland.Principal, req CreateRe
 				AreaM2: *req.Parcel.AreaM2, City: req.Parcel.City, Boundary: boundary,
 				Notary: req.Notary, CreatedAt: now, UpdatedAt: now,
 			},
-			OwnerName: sealed,
+			OwnerName:   sealed,
+			CallbackURL: req.CallbackURL,
 		}
 		if err := r.putParcel(rec); err != nil {
 			return err

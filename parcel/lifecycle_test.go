@@ -236,3 +236,37 @@ func TestList(t *testing.T) {
 	_, _, err = f.svc.List(ctx, owner, "!!", 10)
 	require.Equal(t, veriland.CodeValidationFailed, codeOf(err))
 }
+
+// A callbackUrl needs a Service that can check it (and so deliver to it); with one, a
+// refused URL keeps its pointer and an accepted one reaches the events.
+func TestCreateCallbackURL(t *testing.T) {
+	f := newFixture(t, nil)
+	p := veriland.Principal{Subject: "agency-1", Role: veriland.RoleVerifier, Env: veriland.Sandbox, Account: "acct_1"}
+	req := validRequest()
+	req.CallbackURL = "https://hooks.example/parcels"
+	_, err := f.svc.Create(t.Context(), p, req)
+	require.Equal(t, veriland.CodeValidationFailed, codeOf(err))
+	require.Equal(t, []string{"/callbackUrl"}, pointersOf(err))
+
+	f.svc.ValidateCallback = func(_ veriland.Environment, raw string) error {
+		if raw != "https://hooks.example/parcels" {
+			return veriland.Invalid("/callbackUrl", "refused")
+		}
+		return nil
+	}
+	bad := req
+	bad.CallbackURL = "http://10.0.0.1/x"
+	_, err = f.svc.Create(t.Context(), p, bad)
+	require.Equal(t, []string{"/callbackUrl"}, pointersOf(err))
+
+	par, err := f.svc.Create(t.Context(), p, req)
+	require.NoError(t, err)
+	_, err = f.svc.Certify(t.Context(), veriland.Principal{Subject: "NOT-ABJ-1", Role: veriland.RoleNotary, Env: veriland.Sandbox, Account: "acct_1"}, par.ID)
+	require.NoError(t, err)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, ev := range f.events {
+		require.Equal(t, "agency-1", ev.CreatedBy)
+		require.Equal(t, "https://hooks.example/parcels", ev.CallbackURL)
+	}
+}

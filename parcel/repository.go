@@ -40,6 +40,8 @@ type parcelRecord struct {
 	TokenID   string            `json:"tokenId,omitempty"`
 	// TransferNotary is the notary of the open transfer, who may read the parcel.
 	TransferNotary string `json:"transferNotary,omitempty"`
+	// CallbackURL receives the parcel's events; "" for none. Not in the public view.
+	CallbackURL string `json:"callbackUrl,omitempty"`
 }
 
 // versionRecord is a certificate version as stored.

@@ -55,6 +55,11 @@ type CreateRequest struct {
 	Owner  *Owner       `json:"owner"`
 	Parcel *ParcelInput `json:"parcel"`
 	Notary string       `json:"notary"`
+	// CallbackURL (optional, an extension of the seed's body) receives the parcel's
+	// and its transfers' events as signed webhooks (parcel.certified, parcel.rejected,
+	// parcel.revoked, transfer.*), owned by the creating token's sub. It is checked
+	// by Service.ValidateCallback; a Service without one refuses it.
+	CallbackURL string `json:"callbackUrl,omitempty"`
 }
 
 // TransferRequest is the body of POST /v1/parcels/{id}/transfer.

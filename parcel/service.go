@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -42,7 +43,11 @@ type Service struct {
 	Contract string
 	// OnEvent, when set, is called inside the transaction of every state change, for
 	// the audit entry and the outbox record.
-	OnEvent EventHook
+	// ValidateCallback checks a parcel's optional callbackUrl (the reference server
+	// passes httpserver/webhook's SSRF-safe validator). nil: callbackUrl is refused,
+	// because nothing would deliver the events.
+	ValidateCallback func(env veriland.Environment, raw string) error
+	OnEvent          EventHook
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// Rand is the source of ids (nil: crypto/rand.Reader).
@@ -170,6 +175,11 @@ type Event struct {
 	// BurnedTokenID is the token burned by a completed transfer or a revocation.
 	BurnedTokenID string
 	At            time.Time
+	// CreatedBy is the sub of the token that created the parcel, and CallbackURL the
+	// URL it asked its events to be sent to ("" for none): the owner and the address of
+	// the event's webhook. Filled in by the Service from the parcel's record.
+	CreatedBy   string
+	CallbackURL string
 }
 
 // EventHook is called inside the storage transaction of every state change, after the
@@ -182,6 +192,11 @@ func (s *Service) emit(ctx context.Context, tx storage.Tx, ev Event) error {
 	if s.OnEvent == nil {
 		return nil
 	}
+	rec, err := repo(tx, ev.Env).parcel(ev.ParcelID)
+	if err != nil {
+		return fmt.Errorf("parcel: reading %s for its event: %w", ev.ParcelID, err)
+	}
+	ev.CreatedBy, ev.CallbackURL = rec.CreatedBy, rec.CallbackURL
 	return s.OnEvent(ctx, tx, ev)
 }
 
