@@ -2,6 +2,8 @@ package httpserver
 
 import (
 	"crypto/ecdsa"
+	"crypto/hmac"
+	"crypto/sha256"
 	"errors"
 	"log/slog"
 
@@ -62,6 +64,11 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 	}
 	if k.IssuerKey == nil || len(k.Pepper) < identity.MinPepperSize {
 		return cfg, errors.New("httpserver: Keys.IssuerKey and a Pepper of at least 16 bytes are required")
+	}
+	if cfg.IdempotencyFingerprintKey == nil {
+		m := hmac.New(sha256.New, k.Pepper)
+		m.Write([]byte("veriland idempotency fingerprint v1"))
+		cfg.IdempotencyFingerprintKey = m.Sum(nil)
 	}
 	if cfg.ChainID == 0 {
 		cfg.ChainID = 1

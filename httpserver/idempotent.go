@@ -13,7 +13,8 @@ import (
 const idempotencyLease = 3 * time.Minute
 
 func (s *Server) setupIdempotency() {
-	s.idempotencyStore = &idempotency.Store{Store: s.cfg.Store, Now: s.cfg.Now, Lease: idempotencyLease, Logger: s.log, Fields: s.cfg.Fields}
+	s.idempotencyStore = &idempotency.Store{Store: s.cfg.Store, Now: s.cfg.Now, Lease: idempotencyLease, Logger: s.log, Fields: s.cfg.Fields,
+		FingerprintKey: s.cfg.IdempotencyFingerprintKey}
 	s.idempotency = idempotency.Middleware(s.idempotencyStore, s.idempotencyScope, s.writeError)
 }
 

@@ -51,6 +51,11 @@ type Config struct {
 	// idempotency store keeps for replay (SPEC S2.4), and the records of services that
 	// hold personal data (parcel owner names, SPEC S9). nil stores responses in clear.
 	Fields *fieldcrypt.Keyring
+	// IdempotencyFingerprintKey keys the idempotency store's request fingerprints
+	// (HMAC-SHA256), so that the fingerprint of a request that held personal data
+	// cannot confirm a guess. WithDefaultServices derives it from Keys.Pepper; nil
+	// fingerprints with plain SHA-256.
+	IdempotencyFingerprintKey []byte
 
 	// Domain services. A route family is registered when its service is set; New
 	// installs hooks that write audit entries and webhook outbox records on services

@@ -3,6 +3,7 @@ package idempotency
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"errors"
 	"io"
@@ -56,7 +57,7 @@ func Middleware(s *Store, scopeOf func(r *http.Request) (Scope, bool), onError f
 				onError(w, r, err)
 				return
 			}
-			out, err := s.Begin(r.Context(), scope, sha256.Sum256(body))
+			out, err := s.Begin(r.Context(), scope, s.Fingerprint(body))
 			if err != nil {
 				onError(w, r, err)
 				return
@@ -138,4 +139,15 @@ func replay(w http.ResponseWriter, resp Response) {
 	h.Set(HeaderReplayed, "true")
 	w.WriteHeader(resp.Status)
 	_, _ = w.Write(resp.Body)
+}
+
+// Fingerprint returns the fingerprint Begin compares for body: SHA-256 of it, or its
+// HMAC-SHA256 under FingerprintKey when one is set.
+func (s *Store) Fingerprint(body []byte) [32]byte {
+	if len(s.FingerprintKey) == 0 {
+		return sha256.Sum256(body)
+	}
+	m := hmac.New(sha256.New, s.FingerprintKey)
+	m.Write(body)
+	return [32]byte(m.Sum(nil))
 }

@@ -49,6 +49,11 @@ type Store struct {
 	// stored in clear before a keyring was configured still replay. Use the keyring of
 	// the records the responses describe, so that erasing a key erases both.
 	Fields *fieldcrypt.Keyring
+	// FingerprintKey, when set, keys the request fingerprint: HMAC-SHA256(key, body)
+	// instead of SHA-256(body), so that a stored fingerprint cannot confirm a guessed
+	// body (a parcel request holds an owner's name and id_doc). Changing it makes the
+	// retries of requests in flight across the change answer idempotency_key_reused.
+	FingerprintKey []byte
 	// Logger receives failures the middleware cannot report to the client, which has
 	// its response already; nil means slog.Default().
 	Logger *slog.Logger
