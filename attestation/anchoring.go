@@ -25,7 +25,8 @@ type AnchoringPolicy struct {
 	PollInterval time.Duration // RunAnchoring's pause between rounds (default 2 s)
 }
 
-func (p AnchoringPolicy) withDefaults() AnchoringPolicy {
+// WithDefaults returns p with each zero field set to its default.
+func (p AnchoringPolicy) WithDefaults() AnchoringPolicy {
 	def := func(v *time.Duration, d time.Duration) {
 		if *v <= 0 {
 			*v = d
@@ -44,8 +45,9 @@ func (p AnchoringPolicy) withDefaults() AnchoringPolicy {
 	return p
 }
 
-// backoff returns the wait after the n-th failed attempt (n ≥ 1).
-func (p AnchoringPolicy) backoff(n int) time.Duration {
+// BackoffAfter returns the wait after the n-th failed attempt (n ≥ 1): Backoff,
+// doubled per further attempt, at most MaxBackoff.
+func (p AnchoringPolicy) BackoffAfter(n int) time.Duration {
 	d := p.Backoff
 	for i := 1; i < n && d < p.MaxBackoff; i++ {
 		d *= 2
@@ -103,7 +105,7 @@ func RevocationDigest(att *Attestation) ([32]byte, error) {
 // marked FAILED. It never touches issuance: a chain that is down only delays anchors.
 // It returns nil when ctx ends.
 func (s *Service) RunAnchoring(ctx context.Context) error {
-	p := s.Anchoring.withDefaults()
+	p := s.Anchoring.WithDefaults()
 	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
@@ -143,7 +145,7 @@ type claimedJob struct {
 }
 
 func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment, a anchor.Anchor) (int, error) {
-	p := s.Anchoring.withDefaults()
+	p := s.Anchoring.WithDefaults()
 	now := s.now()
 	var claimed []claimedJob
 	err := s.Store.Update(ctx, func(tx storage.Tx) error {
@@ -230,7 +232,7 @@ func (s *Service) settle(ctx context.Context, env veriland.Environment, c claime
 		default:
 			j := c.job
 			j.LastError = truncate(aerr.Error(), 200)
-			return enqueueAnchor(tx, env, j, now.Add(p.backoff(j.Attempts)))
+			return enqueueAnchor(tx, env, j, now.Add(p.BackoffAfter(j.Attempts)))
 		}
 		r, err := loadRecord(tx, env, c.job.ID)
 		if err != nil {

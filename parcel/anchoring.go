@@ -24,42 +24,9 @@ import (
 // anchor the token says DISABLED and no job is queued. A burn is not anchored: it is
 // published, signed, in the status list.
 
-// AnchoringPolicy tunes the anchoring worker. Zero fields take the defaults.
-type AnchoringPolicy struct {
-	MaxAttempts  int           // attempts before FAILED (default 8)
-	Backoff      time.Duration // wait after the first failure, doubled each time (default 5 s)
-	MaxBackoff   time.Duration // cap of the wait (default 1 h)
-	Lease        time.Duration // how long a claimed job is hidden from other workers (default 5 min)
-	Batch        int           // jobs claimed per round (default 16)
-	PollInterval time.Duration // RunAnchoring's pause between rounds (default 2 s)
-}
-
-func (p AnchoringPolicy) withDefaults() AnchoringPolicy {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	if p.MaxAttempts <= 0 {
-		p.MaxAttempts = 8
-	}
-	if p.Batch <= 0 {
-		p.Batch = 16
-	}
-	def(&p.Backoff, 5*time.Second)
-	def(&p.MaxBackoff, time.Hour)
-	def(&p.Lease, 5*time.Minute)
-	def(&p.PollInterval, 2*time.Second)
-	return p
-}
-
-func (p AnchoringPolicy) backoff(n int) time.Duration {
-	d := p.Backoff
-	for i := 1; i < n && d < p.MaxBackoff; i++ {
-		d *= 2
-	}
-	return min(d, p.MaxBackoff)
-}
+// AnchoringPolicy tunes the anchoring worker: the attestations' policy, with the same
+// defaults. Zero fields take the defaults.
+type AnchoringPolicy = attestation.AnchoringPolicy
 
 type anchorJob struct {
 	TokenID   string      `json:"tokenId"`
@@ -80,7 +47,7 @@ func enqueueAnchor(r repository, j anchorJob, due time.Time) error {
 // RunAnchoring anchors pending tokens of both environments until ctx ends, pausing
 // Anchoring.PollInterval between rounds. It returns nil when ctx ends.
 func (s *Service) RunAnchoring(ctx context.Context) error {
-	p := s.Anchoring.withDefaults()
+	p := s.Anchoring.WithDefaults()
 	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
@@ -118,7 +85,7 @@ type claimed struct {
 }
 
 func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment) (int, error) {
-	p := s.Anchoring.withDefaults()
+	p := s.Anchoring.WithDefaults()
 	a := s.anchorFor(env)
 	now := s.now()
 	var jobs []claimed
@@ -200,7 +167,7 @@ func (s *Service) settle(ctx context.Context, env veriland.Environment, c claime
 		default:
 			j := c.job
 			j.LastError = aerr.Error()[:min(len(aerr.Error()), 200)]
-			return enqueueAnchor(r, j, now.Add(p.backoff(j.Attempts)))
+			return enqueueAnchor(r, j, now.Add(p.BackoffAfter(j.Attempts)))
 		}
 		tok, err := r.token(c.job.TokenID)
 		if err != nil {
