@@ -93,19 +93,24 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
 }
 
-// WithMeta returns e with key set in its Meta map.
+// WithMeta returns a copy of e with key set in its Meta map. e itself, and its Meta
+// map, are left unchanged, so that sentinels such as ErrNotFound stay immutable.
 func (e *Error) WithMeta(key string, value any) *Error {
-	if e.Meta == nil {
-		e.Meta = map[string]any{}
+	c := *e
+	c.Meta = make(map[string]any, len(e.Meta)+1)
+	for k, v := range e.Meta {
+		c.Meta[k] = v
 	}
-	e.Meta[key] = value
-	return e
+	c.Meta[key] = value
+	return &c
 }
 
-// WithCause returns e with its cause set (for logs; never shown to clients).
+// WithCause returns a copy of e with its cause set (for logs; never shown to clients).
+// e itself is left unchanged.
 func (e *Error) WithCause(err error) *Error {
-	e.Cause = err
-	return e
+	c := *e
+	c.Cause = err
+	return &c
 }
 
 // Errors is a list of errors about several members of one request, each with its own
@@ -132,6 +137,16 @@ func (es Errors) Err() error {
 	default:
 		return es
 	}
+}
+
+// Unwrap returns the members of the list, so that errors.Is and errors.As look at each
+// of them (and at their causes).
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
 }
 
 // ErrorList returns the *Error values err carries: the list of an Errors, the single
@@ -168,5 +183,6 @@ func IsCode(err error, code Code) bool {
 	return err != nil && CodeOf(err) == code
 }
 
-// ErrNotFound is a ready sentinel for errors.Is checks against not_found.
+// ErrNotFound is a ready sentinel for errors.Is checks against not_found. Never change
+// it: WithMeta and WithCause return copies.
 var ErrNotFound = &Error{Code: CodeNotFound}

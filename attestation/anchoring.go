@@ -11,7 +11,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/storage"
 )
 
@@ -144,7 +143,7 @@ type claimedJob struct {
 	job anchorJob
 }
 
-func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment, a anchor.Anchor) (int, error) {
+func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment, a Anchorer) (int, error) {
 	p := s.Anchoring.WithDefaults()
 	now := s.now()
 	var claimed []claimedJob
@@ -185,9 +184,9 @@ func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment, a anc
 	}
 	done := 0
 	for _, c := range claimed {
-		var rcpt anchor.Receipt
+		var rcpt AnchorReceipt
 		var aerr error
-		if anchor.IsDisabled(a) {
+		if AnchoringDisabled(a) {
 			aerr = errAnchoringTurnedOff
 		} else {
 			rcpt, aerr = a.Anchor(ctx, c.job.Digest)
@@ -213,7 +212,7 @@ var errAnchoringTurnedOff = errors.New("attestation: anchoring is disabled for t
 
 // settle records the outcome of one claimed job: the anchor state on the attestation,
 // and the job removed or rescheduled.
-func (s *Service) settle(ctx context.Context, env veriland.Environment, c claimedJob, rcpt anchor.Receipt, aerr error, p AnchoringPolicy) error {
+func (s *Service) settle(ctx context.Context, env veriland.Environment, c claimedJob, rcpt AnchorReceipt, aerr error, p AnchoringPolicy) error {
 	now := s.now()
 	return s.Store.Update(ctx, func(tx storage.Tx) error {
 		bucket := storage.Bucket(env, bucketAnchorJobs)

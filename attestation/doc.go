@@ -22,7 +22,10 @@
 // idempotent and runs a hook in its transaction. Records are kept per environment and
 // never cross between SANDBOX and PRODUCTION. Digests are anchored on a chain in the
 // background (see package anchor) with retries; anchoring never blocks or fails
-// issuance, and its progress is kept on the attestation.
+// issuance, and its progress is kept on the attestation. The Service sees a chain only
+// through the Anchorer interface declared here, so that this package, and an offline
+// verifier that imports it, never links a chain client or simulator: the
+// implementations live in attestation/anchor, imported only by the wiring.
 //
 // The package never stores personal data beyond what a caller puts in claims, and the
 // reason given for a revocation is kept but never shown in the attestation.

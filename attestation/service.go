@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/storage"
 )
 
@@ -21,9 +20,10 @@ import (
 type Service struct {
 	Store  storage.Store
 	Issuer *Issuer
-	// Anchors anchors each environment's digests; an environment without one (or with
-	// anchor.Disabled) marks its attestations DISABLED and queues nothing.
-	Anchors map[veriland.Environment]anchor.Anchor
+	// Anchors anchors each environment's digests (implementations in package
+	// attestation/anchor); an environment without one (or with NoAnchor) marks its
+	// attestations DISABLED and queues nothing.
+	Anchors map[veriland.Environment]Anchorer
 	// Anchoring tunes the anchoring worker (RunAnchoring, AnchorPending).
 	Anchoring AnchoringPolicy
 	// OnRevoke runs inside the revocation's transaction, after the record is updated,
@@ -51,7 +51,7 @@ func (s *Service) logger() *slog.Logger {
 	return slog.Default()
 }
 
-func (s *Service) anchorFor(env veriland.Environment) anchor.Anchor {
+func (s *Service) anchorFor(env veriland.Environment) Anchorer {
 	return s.Anchors[env]
 }
 
@@ -97,7 +97,7 @@ func (s *Service) Put(ctx context.Context, tx storage.Tx, env veriland.Environme
 		return err
 	}
 	att.Anchor = AnchorState{Status: AnchorDisabled}
-	if !anchor.IsDisabled(s.anchorFor(env)) {
+	if !AnchoringDisabled(s.anchorFor(env)) {
 		att.Anchor.Status = AnchorPending
 		m, err := att.Message()
 		if err != nil {
@@ -210,7 +210,7 @@ func (s *Service) Revoke(ctx context.Context, env veriland.Environment, id, reas
 		att.RevokedAt = &now
 		r.RevocationReason = strings.TrimSpace(reason)
 		r.RevokedBy = string(by.Role) + ":" + by.Subject
-		if !anchor.IsDisabled(s.anchorFor(env)) {
+		if !AnchoringDisabled(s.anchorFor(env)) {
 			digest, err := RevocationDigest(att)
 			if err != nil {
 				return err

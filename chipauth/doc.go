@@ -14,7 +14,12 @@
 // 256/384/512; RSA PKCS#1 v1.5 and RSASSA-PSS; ECDSA over NIST P-256/384/521 and
 // brainpoolP256r1/P384r1/P512r1, with named or explicit curve parameters.
 // Failures are *veriland.Error with code passive_auth_failed and Meta["step"]
-// naming the failed Step; errors.Is matches the Err* sentinels.
+// naming the failed Step; errors.Is matches the Err* sentinels. The Result comes
+// back with the error too, and reports the hash check (per data group: ok,
+// mismatch, not in the SOD, not supplied), the SOD signature check and the chain
+// check separately, like JMRTD's verification status, whatever the chain outcome:
+// a document from an unknown CSCA still shows whether it is intact, though
+// Verified stays false and the error stays csca_not_found.
 //
 // What it trusts: only the certificates put in a TrustStore, by AddCertificates,
 // AddMasterList (whose signer must chain to a configured root) or LoadTrustDir.
@@ -28,8 +33,10 @@
 // with the two-digit year's century resolved as MRZ.AgeAt documents); re-encode
 // signed data before verifying it; fetch anything from the network (no CRLs, no
 // PKD); perform active, chip or terminal authentication (those need the chip, not
-// just its files); or panic on malformed input. Result also reports the MRZ
-// nationality, issuing state and document type.
+// just its files); or panic on malformed input; or print them: an MRZ formatted
+// with fmt or logged with slog shows only format, document type, issuing state and
+// expiry, with the rest "[redacted]". Result also reports the MRZ nationality,
+// issuing state and document type.
 //
 // Not enforced, but reported in Result: the MRZ date of expiry
 // (DocumentExpired) and the CSCA's validity today (CSCAExpiredNow).

@@ -24,7 +24,11 @@ const (
 // MRZ is what chipauth keeps of a machine-readable zone. Names and sex are checked
 // but never kept. The document number and the date of birth are kept unexported:
 // the number leaves the package only inside DocumentKey's HMAC, the date of birth
-// only as an age in whole years (AgeAt).
+// only as an age in whole years (AgeAt). Printed (String, GoString, every fmt verb)
+// or logged (LogValue), an MRZ shows format, document type, issuing state and
+// expiry, with nationality, document number and date of birth as "[redacted]".
+// (MRZ cannot implement fmt.Formatter: its Format field takes the method's name;
+// verbs that bypass String see the personal fields only as a pointer address.)
 type MRZ struct {
 	Format       MRZFormat // TD1, TD2 or TD3
 	DocumentType string    // e.g. "P", "ID", "I" (filler '<' removed)
@@ -32,9 +36,37 @@ type MRZ struct {
 	Nationality  string    // ICAO code of the holder's nationality, e.g. "D", "UTO"; "" if blank
 	Expiry       time.Time // date of expiry, UTC midnight
 
-	stateField     string // the three-character issuing state field, '<'-padded
-	documentNumber string
-	birth          string // the six-character date of birth field, YYMMDD, '<' where unknown
+	stateField string // the three-character issuing state field, '<'-padded
+	// pii is behind a pointer to a string so that fmt, which cannot call String on an
+	// MRZ held in an unexported field, prints an address there, never the value.
+	pii *mrzPersonal
+}
+
+// mrzPersonal holds the personal fields an MRZ keeps: the six-character date of
+// birth field (YYMMDD, '<' where unknown) followed by the document number. It is
+// never modified after parsing, so copies of an MRZ may share it.
+type mrzPersonal string
+
+// newPersonal packs a birth field and a document number.
+func newPersonal(birth, number string) *mrzPersonal {
+	p := mrzPersonal(birth + number)
+	return &p
+}
+
+// number is the document number, "" for the zero MRZ.
+func (m MRZ) number() string {
+	if m.pii == nil || len(*m.pii) < 6 {
+		return ""
+	}
+	return string(*m.pii)[6:]
+}
+
+// birthField is the six-character date of birth field, "" for the zero MRZ.
+func (m MRZ) birthField() string {
+	if m.pii == nil || len(*m.pii) < 6 {
+		return ""
+	}
+	return string(*m.pii)[:6]
 }
 
 // ParseDG1 reads the MRZ from an LDS DG1 file (tag 0x61 holding tag 0x5F1F).
@@ -78,8 +110,8 @@ func ParseMRZ(s string) (MRZ, error) {
 
 func parseTD3(s string) (MRZ, error) {
 	l1, l2 := s[:44], s[44:]
-	m := MRZ{Format: TD3, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5], documentNumber: trimFiller(l2[0:9]),
-		Nationality: trimFiller(l2[10:13]), birth: l2[13:19]}
+	m := MRZ{Format: TD3, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5],
+		Nationality: trimFiller(l2[10:13]), pii: newPersonal(l2[13:19], trimFiller(l2[0:9]))}
 	checks := []struct{ field, digit, what string }{
 		{l2[0:9], l2[9:10], "document number"},
 		{l2[13:19], l2[19:20], "date of birth"},
@@ -101,12 +133,12 @@ func parseTD3(s string) (MRZ, error) {
 func parseTD2(s string) (MRZ, error) {
 	l1, l2 := s[:36], s[36:]
 	m := MRZ{Format: TD2, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5],
-		Nationality: trimFiller(l2[10:13]), birth: l2[13:19]}
+		Nationality: trimFiller(l2[10:13]), pii: newPersonal(l2[13:19], "")}
 	number, err := longDocumentNumber(l2[0:9], l2[9], l2[28:35])
 	if err != nil {
 		return MRZ{}, err
 	}
-	m.documentNumber = number
+	m.pii = newPersonal(m.birthField(), number)
 	for _, c := range []struct{ field, digit, what string }{
 		{l2[13:19], l2[19:20], "date of birth"},
 		{l2[21:27], l2[27:28], "date of expiry"},
@@ -122,12 +154,12 @@ func parseTD2(s string) (MRZ, error) {
 func parseTD1(s string) (MRZ, error) {
 	l1, l2 := s[:30], s[30:60]
 	m := MRZ{Format: TD1, DocumentType: trimFiller(l1[0:2]), stateField: l1[2:5],
-		Nationality: trimFiller(l2[15:18]), birth: l2[0:6]}
+		Nationality: trimFiller(l2[15:18]), pii: newPersonal(l2[0:6], "")}
 	number, err := longDocumentNumber(l1[5:14], l1[14], l1[15:30])
 	if err != nil {
 		return MRZ{}, err
 	}
-	m.documentNumber = number
+	m.pii = newPersonal(m.birthField(), number)
 	for _, c := range []struct{ field, digit, what string }{
 		{l2[0:6], l2[6:7], "date of birth"},
 		{l2[8:14], l2[14:15], "date of expiry"},
@@ -168,7 +200,7 @@ func (m MRZ) finish(expiry string) (MRZ, error) {
 	}
 	m.Expiry = t
 	m.IssuingState = trimFiller(m.stateField)
-	if m.documentNumber == "" || m.IssuingState == "" || m.DocumentType == "" {
+	if m.number() == "" || m.IssuingState == "" || m.DocumentType == "" {
 		return MRZ{}, errors.New("MRZ lacks document type, issuing state or document number")
 	}
 	return m, nil
@@ -203,7 +235,7 @@ func parseMRZDate(s string) (time.Time, error) {
 // of this rule (a holder over 100 read as a child) understates the age, never
 // overstates it. A birth date after at gives 0.
 func (m MRZ) AgeAt(at time.Time) (age int, ok bool) {
-	b := m.birth
+	b := m.birthField()
 	if len(b) != 6 || !isDigits(b[0:2]) {
 		return 0, false
 	}
@@ -265,7 +297,7 @@ func trimFiller(s string) string { return strings.Trim(s, "<") }
 func DocumentKey(pepper []byte, mrz MRZ) [32]byte {
 	mac := hmac.New(sha256.New, pepper)
 	mac.Write([]byte(mrz.stateField))
-	mac.Write([]byte(mrz.documentNumber))
+	mac.Write([]byte(mrz.number()))
 	var out [32]byte
 	copy(out[:], mac.Sum(nil))
 	return out

@@ -37,7 +37,7 @@ func TestParseMRZ(t *testing.T) {
 			continue
 		}
 		if m.Format != tc.format || m.DocumentType != tc.docType || m.IssuingState != tc.state ||
-			m.documentNumber != tc.number || !m.Expiry.Equal(tc.expiry) {
+			m.number() != tc.number || !m.Expiry.Equal(tc.expiry) {
 			t.Errorf("%q: got %+v", tc.mrz, m)
 		}
 	}
@@ -72,7 +72,7 @@ func TestParseMRZInvalid(t *testing.T) {
 func TestParseDG1(t *testing.T) {
 	dg1 := append([]byte{0x61, 0x5b, 0x5f, 0x1f, 0x58}, specimenTD3...)
 	m, err := ParseDG1(dg1)
-	if err != nil || m.documentNumber != "L898902C3" {
+	if err != nil || m.number() != "L898902C3" {
 		t.Fatalf("ParseDG1: %+v %v", m, err)
 	}
 	for _, bad := range [][]byte{nil, {0x61}, {0x61, 0x00}, dg1[:40], append(dg1, 0), {0x62, 0x03, 0x5f, 0x1f, 0x00}} {
@@ -93,12 +93,12 @@ func TestDocumentKey(t *testing.T) {
 		t.Error("the key does not depend on the pepper")
 	}
 	other := m
-	other.documentNumber = "L898902C4"
+	other.pii = newPersonal(m.birthField(), "L898902C4")
 	if DocumentKey([]byte("pepper-1"), other) == k1 {
 		t.Error("the key does not depend on the document number")
 	}
 	// "D<<" + "EU1" must not collide with "DEU" + "1".
-	a, b := MRZ{stateField: "D<<", documentNumber: "EU1"}, MRZ{stateField: "DEU", documentNumber: "1"}
+	a, b := MRZ{stateField: "D<<", pii: newPersonal("<<<<<<", "EU1")}, MRZ{stateField: "DEU", pii: newPersonal("<<<<<<", "1")}
 	if DocumentKey(nil, a) == DocumentKey(nil, b) {
 		t.Error("issuing state and number run together")
 	}
@@ -147,7 +147,7 @@ func TestMRZNationalityAndAge(t *testing.T) {
 		{"7402", at, 0, false},
 	}
 	for _, tt := range tests {
-		age, ok := MRZ{birth: tt.birth}.AgeAt(tt.at)
+		age, ok := MRZ{pii: newPersonal(tt.birth, "")}.AgeAt(tt.at)
 		if age != tt.age || ok != tt.ok {
 			t.Errorf("%q at %s: %d %v, want %d %v", tt.birth, tt.at.Format(time.DateOnly), age, ok, tt.age, tt.ok)
 		}

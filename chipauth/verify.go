@@ -3,6 +3,7 @@ package chipauth
 import (
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"maps"
 	"slices"
 	"time"
@@ -42,9 +43,13 @@ type Options struct {
 //
 // Errors are *veriland.Error with code passive_auth_failed, Meta["step"] set to
 // the failed step and a *StepError cause, matched with errors.Is against the
-// Err* sentinels. The Result is returned on failure too.
+// Err* sentinels. The Result is never nil, on failure too: its HashCheck,
+// SignatureCheck, ChainCheck and DataGroups report each check that could run,
+// whichever step failed (so a document from an unknown CSCA still shows whether
+// its data groups and signature are intact).
 func Verify(sod []byte, dataGroups map[int][]byte, trust *TrustStore, opts Options) (*Result, error) {
-	res := &Result{}
+	res := &Result{HashCheck: Check{Status: CheckNotChecked}, SignatureCheck: Check{Status: CheckNotChecked},
+		ChainCheck: Check{Status: CheckNotChecked}}
 	if err := verify(res, sod, dataGroups, trust, opts); err != nil {
 		res.FailedStep, _ = err.Meta["step"].(string)
 		return res, err
@@ -81,11 +86,14 @@ func verify(res *Result, sod []byte, dataGroups map[int][]byte, trust *TrustStor
 		return fail(StepUnsupportedAlgorithm, 0, nil, "data group hash algorithm %s is not supported", lds.hashOID)
 	}
 	res.DigestAlgorithm = lds.hash.String()
+	checkHashes(res, lds, dataGroups)
 
 	sc, verr := checkSigner(sd)
 	if verr != nil {
+		res.SignatureCheck = checkOf(verr)
 		return verr
 	}
+	res.SignatureCheck = Check{Status: CheckSucceeded}
 	ds := sc.cert
 	res.SignatureAlgorithm = sc.sigAlg.String()
 	res.SignerKey = ds.key.String()
@@ -97,31 +105,11 @@ func verify(res *Result, sod []byte, dataGroups map[int][]byte, trust *TrustStor
 	res.pass(StepSignedAttributes)
 	res.pass(StepMessageDigestMismatch)
 
-	if !ds.hasKeyUsage || ds.keyUsage&keyUsageDigitalSignature == 0 {
-		return fail(StepDSKeyUsage, 0, nil, "DS certificate key usage lacks digitalSignature")
+	if verr := checkChain(res, ds, trust, at, opts); verr != nil {
+		res.ChainCheck = checkOf(verr)
+		return verr
 	}
-	csca, err := trust.issuerOf(ds)
-	if err != nil {
-		return fail(StepCSCANotFound, 0, err, "no trusted CSCA signed the DS certificate")
-	}
-	if csca.hasKeyUsage && csca.keyUsage&keyUsageCertSign == 0 {
-		return fail(StepDSKeyUsage, 0, nil, "CSCA certificate key usage lacks keyCertSign")
-	}
-	res.CSCAFingerprint = hex.EncodeToString(csca.fingerprint[:])
-	res.CSCAExpiredNow = !csca.validAt(at)
-	res.pass(StepCSCANotFound)
-	res.pass(StepDSKeyUsage)
-
-	res.ValidityTime = at
-	if !res.SigningTime.IsZero() {
-		res.ValidityTime = res.SigningTime
-	}
-	res.DSExpired = !ds.validAt(res.ValidityTime)
-	res.DSExpiredNow = !ds.validAt(at)
-	if res.DSExpired && !opts.AllowExpired {
-		return fail(StepDSExpired, 0, nil, "DS certificate not valid at %s", res.ValidityTime.UTC().Format(time.RFC3339))
-	}
-	res.pass(StepDSExpired)
+	res.ChainCheck = Check{Status: CheckSucceeded}
 
 	if _, ok := dataGroups[1]; !ok && !opts.WithoutDataGroups {
 		return fail(StepDG1Missing, 0, nil, "DG1 not supplied")
@@ -163,4 +151,83 @@ func verify(res *Result, sod []byte, dataGroups map[int][]byte, trust *TrustStor
 		res.pass(StepMRZInvalid)
 	}
 	return nil
+}
+
+// checkChain checks the DS key usage, the CSCA that signed the DS and the DS
+// validity, recording the passed steps in res.
+func checkChain(res *Result, ds *certificate, trust *TrustStore, at time.Time, opts Options) *veriland.Error {
+	if !ds.hasKeyUsage || ds.keyUsage&keyUsageDigitalSignature == 0 {
+		return fail(StepDSKeyUsage, 0, nil, "DS certificate key usage lacks digitalSignature")
+	}
+	csca, err := trust.issuerOf(ds)
+	if err != nil {
+		return fail(StepCSCANotFound, 0, err, "no trusted CSCA signed the DS certificate")
+	}
+	if csca.hasKeyUsage && csca.keyUsage&keyUsageCertSign == 0 {
+		return fail(StepDSKeyUsage, 0, nil, "CSCA certificate key usage lacks keyCertSign")
+	}
+	res.CSCAFingerprint = hex.EncodeToString(csca.fingerprint[:])
+	res.CSCAExpiredNow = !csca.validAt(at)
+	res.pass(StepCSCANotFound)
+	res.pass(StepDSKeyUsage)
+
+	res.ValidityTime = at
+	if !res.SigningTime.IsZero() {
+		res.ValidityTime = res.SigningTime
+	}
+	res.DSExpired = !ds.validAt(res.ValidityTime)
+	res.DSExpiredNow = !ds.validAt(at)
+	if res.DSExpired && !opts.AllowExpired {
+		return fail(StepDSExpired, 0, nil, "DS certificate not valid at %s", res.ValidityTime.UTC().Format(time.RFC3339))
+	}
+	res.pass(StepDSExpired)
+	return nil
+}
+
+// checkHashes fills res.DataGroups and res.HashCheck: every supplied data group
+// against the SOD, and every data group the SOD lists but that was not supplied.
+// The first failure, in data group order, names HashCheck.Failure.
+func checkHashes(res *Result, lds *ldsSecurityObject, dataGroups map[int][]byte) {
+	res.HashCheck = Check{Status: CheckSucceeded}
+	numbers := slices.Collect(maps.Keys(dataGroups))
+	for n := range lds.hashes {
+		if _, ok := dataGroups[n]; !ok {
+			numbers = append(numbers, n)
+		}
+	}
+	slices.Sort(numbers)
+	for _, n := range numbers {
+		data, supplied := dataGroups[n]
+		want, listed := lds.hashes[n]
+		st := DataGroupOK
+		switch {
+		case !supplied:
+			st = DataGroupNotSupplied
+		case !listed:
+			st = DataGroupNotInSOD
+			if res.HashCheck.Status == CheckSucceeded {
+				res.HashCheck = failedCheck(&StepError{Step: StepDataGroupNotInSOD, DG: n})
+			}
+		default:
+			h := lds.hash.New()
+			h.Write(data)
+			if subtle.ConstantTimeCompare(h.Sum(nil), want) != 1 {
+				st = DataGroupMismatch
+				if res.HashCheck.Status == CheckSucceeded {
+					res.HashCheck = failedCheck(&StepError{Step: StepDigestMismatch, DG: n})
+				}
+			}
+		}
+		res.DataGroups = append(res.DataGroups, DataGroupCheck{DG: n, Status: st})
+	}
+}
+
+// checkOf is the failed Check for an error of fail.
+func checkOf(err *veriland.Error) Check {
+	var se *StepError
+	if errors.As(err, &se) {
+		return failedCheck(se)
+	}
+	step, _ := err.Meta["step"].(string)
+	return Check{Status: CheckFailed, Failure: step}
 }

@@ -130,33 +130,36 @@ func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listAPIKeys answers GET /v1/api-keys (admin): the keys of the caller's environment
-// and account, never their tokens.
+// and account, never their tokens, newest first (creation time, then id).
 func (s *Server) listAPIKeys(w http.ResponseWriter, r *http.Request) error {
 	pg, err := parsePage(r)
 	if err != nil {
 		return err
 	}
 	admin := principal(r)
-	var items []resource
-	var next string
+	var all []keyedResource
 	err = s.cfg.Store.View(r.Context(), func(tx storage.Tx) error {
-		items = items[:0]
-		next, err = pg.scan(tx, apiKeysBucket(admin.Env), nil, func(_, v []byte) (bool, error) {
+		all = all[:0]
+		return tx.Scan(apiKeysBucket(admin.Env), storage.Range{}, func(_, v []byte) error {
 			var rec apiKeyRecord
 			if err := json.Unmarshal(v, &rec); err != nil {
-				return false, err
+				return err
 			}
-			if rec.Account != admin.Account {
-				return false, nil
+			if rec.Account == admin.Account {
+				all = append(all, keyedResource{
+					key: newestFirstKey(rec.CreatedAt, rec.ID),
+					res: newResource("api-keys", rec.ID, rec.apiKey, "/v1/api-keys/"+rec.ID),
+				})
 			}
-			items = append(items, newResource("api-keys", rec.ID, rec.apiKey, "/v1/api-keys/"+rec.ID))
-			return true, nil
+			return nil
 		})
-		return err
 	})
 	if err != nil {
 		return err
 	}
+	// An account's keys are few (an admin creates each one): sort them in memory,
+	// newest first, rather than keep a second index.
+	items, next := pg.sorted(all)
 	s.writeCollection(w, r, items, next)
 	return nil
 }

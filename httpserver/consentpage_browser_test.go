@@ -28,6 +28,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland/internal/testenv"
 )
 
 // TestConsentPageInChromium drives the real consent page in headless Chromium
@@ -38,15 +40,15 @@ import (
 // address, eth_signTypedData_v4 by checking the typed data the page built and
 // signing it with go-ethereum. The page itself has no test hooks.
 //
-// Skipped when no Chromium is found (see findChromium). It also checks that the
-// browser reports no script error and no Content-Security-Policy violation, so an
-// inline event handler, a second script or an HTML sink that Trusted Types blocks
-// would fail here.
+// Without Chromium (see findChromium) it fails under CI=true and skips elsewhere.
+// It also checks that the browser reports no script error and no
+// Content-Security-Policy violation, so an inline event handler, a second script or
+// an HTML sink that Trusted Types blocks would fail here.
 func TestConsentPageInChromium(t *testing.T) {
 	bin, err := findChromium()
 	require.NoError(t, err)
 	if bin == "" {
-		t.Skip("no Chromium found (set VERILAND_CHROMIUM, or put chromium, chromium-browser or google-chrome on PATH; on Debian: apt-get install -y chromium); skipping the browser test of the consent page")
+		testenv.Require(t, "Chromium (browser test of the consent page)", "set VERILAND_CHROMIUM, or put chromium, chromium-browser or google-chrome on PATH; on Debian: apt-get install -y chromium")
 	}
 	h := newHarness(t)
 	f := newConsentFlow(t, h)

@@ -39,7 +39,9 @@ func checkContentType(r *http.Request, want string) error {
 func decodeJSON(r *http.Request, dst any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return err // *http.MaxBytesError → 413
+		// *http.MaxBytesError → 413; a *bodyReadError (broken framing, a body cut
+		// short) → 400 invalid_json; never 500 (SPEC S2.2).
+		return err
 	}
 	return decodeStrict(body, dst)
 }

@@ -14,6 +14,19 @@
 //     storage (package ratelimit), both holding across replicas that share a store;
 //   - errors as JSON:API error documents: domain packages return *veriland.Error with
 //     a code, and the table in status.go is the only place codes become statuses;
+//   - JSON:API lists newest first (creation time, then id; the audit chain alone is in
+//     seq order), with links.next and a top-level meta.has_more that is true exactly
+//     when links.next is present;
+//   - bad framing is bad input: a request body that cannot be read (a bad or
+//     oversized chunk size, an overlong chunk extension, a body shorter than its
+//     Content-Length) answers 400 invalid_json, one over the route's limit 413, never
+//     500 and never an ERROR log line;
+//   - a client that went away is not an outage: when the request's own context is
+//     cancelled or past its deadline, the error it causes (even one from storage) is
+//     logged at debug level and answered 400 validation_failed ("the request was
+//     cancelled before it completed"), which nobody reads, rather than 503 unavailable
+//     or GET /v1/health's "down"; 503 means a dependency failed while the client was
+//     still waiting;
 //   - a hash-chained audit entry in the same transaction as every state change, and
 //     coalesced entries for failures an outsider can repeat at will;
 //   - webhooks in and out (package webhook), Prometheus metrics, and an embedded

@@ -17,7 +17,9 @@ type healthBody struct {
 
 // health answers GET /v1/health: a plain JSON body (not JSON:API) so that load
 // balancers and probes can read it; 503 "down" when storage fails. One read
-// transaction, cheap enough to poll every second.
+// transaction, cheap enough to poll every second. A check cut short because the
+// request's own context ended (the client hung up) is not a storage failure: it is
+// answered like any cancelled request (see the package documentation), never 503.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
@@ -29,6 +31,10 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	})
+	if err != nil && r.Context().Err() != nil {
+		// The client went away: not a storage failure (no 503, no "down").
+		return errors.Join(r.Context().Err(), err)
+	}
 	status := http.StatusOK
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "health: storage check failed", "err", err)

@@ -1,10 +1,18 @@
 package httpserver
 
 import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"math"
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/httpserver/auth"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -18,6 +26,9 @@ type metrics struct {
 	requests      *prometheus.CounterVec
 	latency       *prometheus.HistogramVec
 	verifications *prometheus.CounterVec
+
+	mu     sync.Mutex
+	gauges []*cachedGauge // refreshed by refresh, never by a scrape
 }
 
 func newMetrics() *metrics {
@@ -42,11 +53,27 @@ func newMetrics() *metrics {
 	return m
 }
 
+// observe counts one request. method is bounded by methodLabel, so a client cannot
+// create series with made-up methods; route must come from a fixed set (a registered
+// pattern or "unmatched").
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
+	method = methodLabel(method)
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 	if d > 0 {
 		m.latency.WithLabelValues(route, method).Observe(d.Seconds())
 	}
+}
+
+// methodLabel is the method label of a request: one of the methods of RFC 9110
+// (and PATCH), or "OTHER" for anything else, so that the number of series stays
+// bounded whatever methods clients make up.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
 }
 
 // routeMetrics are one route's collectors, looked up once at registration rather than
@@ -80,11 +107,67 @@ func (m *metrics) verification(kind, outcome string) {
 	m.verifications.WithLabelValues(kind, outcome).Inc()
 }
 
-// gauge registers a gauge whose value is read from fn at scrape time.
-func (m *metrics) gauge(name, help string, fn func() float64) {
-	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, fn))
+// cachedGauge is a gauge whose value is costly to compute (a storage scan): refresh
+// computes it off the scrape path and a scrape only loads the last value.
+type cachedGauge struct {
+	bits    atomic.Uint64 // math.Float64bits of the last value
+	compute func(ctx context.Context) (float64, error)
 }
 
-func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+// cachedGauge registers a gauge computed by compute at each refresh (at once, and
+// then by Run every few seconds), never at scrape time. A failed computation sets
+// -1; a cancelled one keeps the last value.
+func (m *metrics) cachedGauge(name, help string, compute func(ctx context.Context) (float64, error)) {
+	g := &cachedGauge{compute: compute}
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 {
+		return math.Float64frombits(g.bits.Load())
+	}))
+	m.mu.Lock()
+	m.gauges = append(m.gauges, g)
+	m.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	g.refresh(ctx)
+}
+
+func (g *cachedGauge) refresh(ctx context.Context) {
+	v, err := g.compute(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		v = -1
+	}
+	g.bits.Store(math.Float64bits(v))
+}
+
+// refresh recomputes every cached gauge.
+func (m *metrics) refresh(ctx context.Context) {
+	m.mu.Lock()
+	gauges := append([]*cachedGauge(nil), m.gauges...)
+	m.mu.Unlock()
+	for _, g := range gauges {
+		g.refresh(ctx)
+	}
+}
+
+// handler serves the registry. With a non-empty token it requires
+// "Authorization: Bearer <token>", compared in constant time, and answers 401
+// otherwise.
+func (m *metrics) handler(token string, writeError func(http.ResponseWriter, *http.Request, error)) http.Handler {
+	h := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	if token == "" {
+		return h
+	}
+	want := sha256.Sum256([]byte(token)) // hashed so that the comparison leaks no length
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, ok := auth.BearerToken(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(got))
+		if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			writeError(w, r, veriland.Errorf(veriland.CodeUnauthenticated, "GET /metrics requires the metrics bearer token"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -100,6 +100,9 @@ func (s *Server) withObservation(pattern string, next http.Handler) http.Handler
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = framedBody{r.Body} // broken framing reads as bad input (400), not 500
+		}
 		next.ServeHTTP(rec, r)
 		elapsed := time.Since(start)
 		rm.observe(rec.status, elapsed)

@@ -1,16 +1,19 @@
 package httpserver
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"net/http"
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/storage"
 )
 
 // page is a parsed ?limit=&cursor= pair. Cursors are opaque to clients: the
-// base64url of the last key of the previous page.
+// base64url of the sort key of the last item of the previous page.
 type page struct {
 	limit int
 	after []byte
@@ -36,32 +39,42 @@ func parsePage(r *http.Request) (page, error) {
 	return p, nil
 }
 
-// scan walks bucket keys with prefix after the cursor and calls fn for up to limit
-// records; it returns the cursor of the next page, or "" at the end.
-func (p page) scan(tx storage.Tx, bucket string, prefix []byte, fn func(key, value []byte) (bool, error)) (string, error) {
-	rng := storage.Range{Prefix: prefix}
+// newestFirstKey is the sort key of a record created at created with the given id:
+// ascending keys list records newest first (creation time descending, then id
+// ascending between records of the same instant).
+func newestFirstKey(created time.Time, id string) []byte {
+	k := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(id)), ^uint64(created.UnixNano()))
+	return append(k, id...)
+}
+
+// keyedResource is one resource of a list that is sorted in memory, with its sort key.
+type keyedResource struct {
+	key []byte
+	res resource
+}
+
+// sorted returns the page of all that follows the cursor, in ascending key order, and
+// the cursor of the next page ("" at the end). It is for lists that are small by
+// nature (an account's API keys) and whose storage order is not the listing order.
+func (p page) sorted(all []keyedResource) ([]resource, string) {
+	slices.SortFunc(all, func(a, b keyedResource) int { return bytes.Compare(a.key, b.key) })
+	start := 0
 	if p.after != nil {
-		rng.Start = append(append([]byte{}, p.after...), 0)
+		start, _ = slices.BinarySearchFunc(all, p.after, func(e keyedResource, k []byte) int { return bytes.Compare(e.key, k) })
+		if start < len(all) && bytes.Equal(all[start].key, p.after) {
+			start++
+		}
 	}
-	var last []byte
-	n, more := 0, false
-	err := tx.Scan(bucket, rng, func(k, v []byte) error {
-		if n == p.limit {
-			more = true
-			return storage.ErrStop
-		}
-		keep, err := fn(k, v)
-		if err != nil {
-			return err
-		}
-		if keep {
-			n++
-		}
-		last = k
-		return nil
-	})
-	if err != nil || !more {
-		return "", err
+	end := min(start+p.limit, len(all))
+	if start >= len(all) {
+		return nil, ""
 	}
-	return base64.RawURLEncoding.EncodeToString(last), nil
+	out := make([]resource, 0, max(end-start, 0))
+	for _, e := range all[start:end] {
+		out = append(out, e.res)
+	}
+	if end == len(all) {
+		return out, ""
+	}
+	return out, base64.RawURLEncoding.EncodeToString(all[end-1].key)
 }

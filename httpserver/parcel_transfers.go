@@ -25,7 +25,7 @@ func (s *Server) requestTransfer(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// listParcelTransfers answers GET /v1/parcels/{id}/transfers, oldest first.
+// listParcelTransfers answers GET /v1/parcels/{id}/transfers, newest first.
 func (s *Server) listParcelTransfers(w http.ResponseWriter, r *http.Request) error {
 	list, err := s.cfg.Parcels.ListTransfers(r.Context(), principal(r), r.PathValue("id"))
 	if err != nil {

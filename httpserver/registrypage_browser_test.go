@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/testenv"
 )
 
 // TestRegistryPageInChromium opens the public verification page of CURRENT,
@@ -23,7 +24,7 @@ func TestRegistryPageInChromium(t *testing.T) {
 	bin, err := findChromium()
 	require.NoError(t, err)
 	if bin == "" {
-		t.Skip("no Chromium found (set VERILAND_CHROMIUM, or put chromium on PATH); skipping the browser test of the registry page")
+		testenv.Require(t, "Chromium (browser test of the registry page)", "set VERILAND_CHROMIUM, or put chromium on PATH; on Debian: apt-get install -y chromium")
 	}
 	h := newHarness(t)
 	f := newParcelFlow(h, veriland.Production)

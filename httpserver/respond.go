@@ -87,9 +87,11 @@ func newResource(typ, id string, attrs any, self string) resource {
 	return res
 }
 
-// writeCollection answers a JSON:API list with its opaque next-page link.
+// writeCollection answers a JSON:API list with its opaque next-page link, and says in
+// the top-level meta.has_more whether that link leads to more items.
 func (s *Server) writeCollection(w http.ResponseWriter, r *http.Request, items []resource, next string) {
-	doc := document{Data: items, Links: &documentLinks{Self: r.URL.RequestURI()}}
+	doc := document{Data: items, Links: &documentLinks{Self: r.URL.RequestURI()},
+		Meta: map[string]any{"has_more": next != ""}}
 	if items == nil {
 		doc.Data = []resource{}
 	}

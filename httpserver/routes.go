@@ -25,10 +25,12 @@ func (s *Server) registerRoutes() {
 	// Platform: health, documents, metrics.
 	s.add(route{method: "GET", path: "/v1/health", rate: noRateLimit, handle: s.health})
 	s.add(route{method: "GET", path: "/v1/openapi.json", rate: noRateLimit, handle: s.openAPI})
-	s.add(route{method: "GET", path: "/metrics", rate: noRateLimit, handle: func(w http.ResponseWriter, r *http.Request) error {
-		s.metrics.handler().ServeHTTP(w, r)
-		return nil
-	}})
+	metricsHandler := s.metrics.handler(s.cfg.MetricsToken, s.writeError)
+	s.add(route{method: "GET", path: "/metrics", rate: noRateLimit, ownAuth: s.cfg.MetricsToken != "",
+		handle: func(w http.ResponseWriter, r *http.Request) error {
+			metricsHandler.ServeHTTP(w, r)
+			return nil
+		}})
 
 	// Platform: API keys and audit (admin).
 	s.add(route{method: "POST", path: "/v1/api-keys", roles: admin, handle: s.createAPIKey})

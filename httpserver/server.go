@@ -45,6 +45,10 @@ type Config struct {
 	ChainID uint64
 	// TrustForwardedFor takes the client IP from X-Forwarded-For (behind a proxy).
 	TrustForwardedFor bool
+	// MetricsToken, when set, protects GET /metrics: a scrape must send
+	// "Authorization: Bearer <MetricsToken>" (compared in constant time) or gets 401.
+	// Empty leaves the endpoint public.
+	MetricsToken string
 	// RateLimits configures per-wallet and per-IP limits (SPEC S2.5).
 	RateLimits RateLimits
 	// Fields encrypts personal data at rest (storage/fieldcrypt): the responses the
@@ -170,6 +174,9 @@ type route struct {
 	// optionalBody accepts a request with no body and no Content-Type (the route's
 	// members are all optional); a body that is sent must still be of type media.
 	optionalBody bool
+	// ownAuth skips bearer-JWT authentication: the handler checks the Authorization
+	// header itself (GET /metrics with Config.MetricsToken). roles must be empty.
+	ownAuth bool
 }
 
 func (s *Server) add(rt route) {
@@ -200,11 +207,13 @@ func (s *Server) serveRoute(rt route, w http.ResponseWriter, r *http.Request) er
 			return err
 		}
 	}
-	ctx, err := s.authenticate(r, rt.roles)
-	if err != nil {
-		return err
+	if !rt.ownAuth {
+		ctx, err := s.authenticate(r, rt.roles)
+		if err != nil {
+			return err
+		}
+		r = r.WithContext(ctx)
 	}
-	r = r.WithContext(ctx)
 	if err := s.limit(w, r, rt.rate); err != nil {
 		return err
 	}

@@ -41,15 +41,13 @@ func (s *Server) setup() error {
 		},
 	}
 	if s.cfg.Outbox != nil {
-		s.metrics.gauge("veriland_webhook_queue_depth", "Webhook deliveries waiting to be sent.", func() float64 {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			defer cancel()
-			n, err := s.cfg.Outbox.Pending(ctx)
-			if err != nil {
-				return -1
-			}
-			return float64(n)
-		})
+		// Refreshed by Run every few seconds, never by a scrape (a scrape must not
+		// scan the queue).
+		s.metrics.cachedGauge("veriland_webhook_queue_depth", "Webhook deliveries waiting to be sent (refreshed every 5 s).",
+			func(ctx context.Context) (float64, error) {
+				n, err := s.cfg.Outbox.Pending(ctx)
+				return float64(n), err
+			})
 	}
 	return nil
 }
@@ -109,6 +107,7 @@ func (s *Server) sweep(ctx context.Context) {
 	if err := s.coalescer.Flush(ctx, s.cfg.Store); err != nil {
 		s.log.WarnContext(ctx, "flushing coalesced audit entries", "err", err)
 	}
+	s.metrics.refresh(ctx)
 	if now := s.cfg.Now(); now.Sub(s.lastPrune) >= pruneEvery {
 		s.lastPrune = now
 		s.prune(ctx, now)

@@ -266,10 +266,12 @@ func (r repository) putTransfer(tr *transferRecord, isNew bool) error {
 	return r.putJSON(bucketTransfers, []byte(tr.ID), tr)
 }
 
+// transfers returns the parcel's transfers newest first (creation time, then id, both
+// descending): the index keys sort by time, and the scan runs backwards.
 func (r repository) transfers(parcelID string) ([]*transferRecord, error) {
 	prefix := []byte(parcelID + "\x00")
 	var idsOut []string
-	err := r.tx.Scan(r.bucket(bucketTrIndex), storage.Range{Prefix: prefix}, func(k, _ []byte) error {
+	err := r.tx.Scan(r.bucket(bucketTrIndex), storage.Range{Prefix: prefix, Reverse: true}, func(k, _ []byte) error {
 		if len(k) >= len(prefix)+8 {
 			idsOut = append(idsOut, string(k[len(prefix)+8:]))
 		}

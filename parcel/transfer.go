@@ -131,7 +131,7 @@ func (s *Service) GetTransfer(ctx context.Context, p veriland.Principal, id stri
 	return out, err
 }
 
-// ListTransfers returns every transfer of a parcel, oldest first (GET
+// ListTransfers returns every transfer of a parcel, newest first (GET
 // /v1/parcels/{id}/transfers), to those who may read the parcel.
 func (s *Service) ListTransfers(ctx context.Context, p veriland.Principal, parcelID string) ([]*Transfer, error) {
 	if err := s.check(p.Env); err != nil {

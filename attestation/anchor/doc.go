@@ -6,7 +6,9 @@
 // best-effort and its failures never fail issuance. Implementations: Disabled (no
 // chain), Ethereum (a JSON-RPC node through go-ethereum's ethclient, signed with a
 // configured key) and Simulated (go-ethereum's in-process simulated chain, for SANDBOX
-// and tests).
+// and tests). Anchor, Receipt and Disabled are aliases of attestation.Anchorer,
+// attestation.AnchorReceipt and attestation.NoAnchor: package attestation declares the
+// interface so that it, and an offline verifier, never link go-ethereum's clients.
 //
 // An Anchor trusts its node for the receipt it reports; it never holds more than the
 // transaction key it is given.

@@ -8,7 +8,8 @@
 // -addr VERILAND_ADDR, -chain-id VERILAND_CHAIN_ID, -rate-limit VERILAND_RATE_LIMIT,
 // -public-origin VERILAND_PUBLIC_ORIGIN, -trust-dir VERILAND_TRUST_DIR,
 // -log-level VERILAND_LOG_LEVEL, -kyc-url VERILAND_KYC_URL, -kyc-secret
-// VERILAND_KYC_SECRET.
+// VERILAND_KYC_SECRET, -metrics-token VERILAND_METRICS_TOKEN (when set, GET /metrics
+// requires it as a bearer token).
 //
 // Keys: the first start generates every key in the data directory, each file with
 // mode 0600 (a key file group or others may access is refused at start): jwt-sandbox.key

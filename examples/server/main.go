@@ -42,6 +42,7 @@ func main() {
 type options struct {
 	data, addr, origin, trustDir, rateLimit, logLevel string
 	kycURL, kycSecret                                 string
+	metricsToken                                      string
 	chainID                                           uint64
 	mint                                              bool
 	role, env, sub, acct                              string
@@ -60,6 +61,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.logLevel, "log-level", envOr("VERILAND_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&o.kycURL, "kyc-url", envOr("VERILAND_KYC_URL", ""), "PRODUCTION KYC provider endpoint (https; signed requests, identity.HTTPKYC); without it PRODUCTION issuance answers 503")
 	fs.StringVar(&o.kycSecret, "kyc-secret", envOr("VERILAND_KYC_SECRET", ""), "with -kyc-url: the secret shared with the KYC provider, whsec_<base64>; it signs requests and verifies its kyc.completed webhooks")
+	fs.StringVar(&o.metricsToken, "metrics-token", envOr("VERILAND_METRICS_TOKEN", ""), "when set, GET /metrics requires \"Authorization: Bearer <token>\" (default: public)")
 	chain, err := strconv.ParseUint(envOr("VERILAND_CHAIN_ID", "1"), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("VERILAND_CHAIN_ID: %w", err)
@@ -247,7 +249,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
-		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"},
+		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"}, MetricsToken: o.metricsToken,
 	}, keys)
 	if err != nil {
 		ln.Close()

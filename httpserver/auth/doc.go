@@ -5,7 +5,9 @@
 // header "kid" ("sandbox" or "production") selects one of two secrets, and the token's
 // "env" claim must name the same environment, so a token can never cross from one
 // environment into the other. "exp" is required; 60 seconds of clock skew are
-// tolerated. Signature comparison is constant-time (HMAC equality in golang-jwt).
+// tolerated. "exp", "iat" and "nbf" must be JSON numbers (RFC 7519 NumericDate): a
+// string such as "1999999999", null or any other JSON type is refused even in a
+// correctly signed token. Signature comparison is constant-time (HMAC equality in golang-jwt).
 //
 // Revocation is not this package's business: a verified token carries its jti and the
 // caller refuses revoked ones.

@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -121,7 +123,8 @@ var (
 
 // Verify checks a raw token and returns its principal. Any algorithm other than HS256
 // ("none" included), an unknown kid, an env claim that disagrees with the kid, a
-// missing or past exp (beyond the leeway), a wrong iss or an invalid role is refused
+// missing or past exp (beyond the leeway), an exp, iat or nbf that is not a JSON
+// number (RFC 7519 NumericDate), a wrong iss or an invalid role is refused
 // with code unauthenticated (token_expired for expiry). It does not check revocation;
 // the caller looks the jti up.
 func (t *Tokens) Verify(raw string) (veriland.Principal, error) {
@@ -147,6 +150,9 @@ func (t *Tokens) Verify(raw string) (veriland.Principal, error) {
 	if err != nil {
 		return veriland.Principal{}, refusal(err)
 	}
+	if err := checkNumericDates(parser, raw); err != nil {
+		return veriland.Principal{}, err
+	}
 	if claims.Env != kidEnv {
 		return veriland.Principal{}, unauthenticated(ErrEnvMismatch, "the env claim does not match the key id")
 	}
@@ -162,6 +168,41 @@ func (t *Tokens) Verify(raw string) (veriland.Principal, error) {
 		TokenID:   claims.ID,
 		ExpiresAt: claims.ExpiresAt.UTC(),
 	}, nil
+}
+
+// numericDateClaims are the claims that RFC 7519 section 2 defines as NumericDate.
+var numericDateClaims = [...]string{"exp", "iat", "nbf"}
+
+// checkNumericDates refuses a token whose exp, iat or nbf is present but not a JSON
+// number. The JWT library decodes NumericDate through json.Number, which also takes a
+// string such as "1999999999" and treats null as absent; RFC 7519 NumericDate is a
+// JSON number and nothing else. raw has already been parsed and its signature
+// verified, so its payload segment decodes.
+func checkNumericDates(parser *jwt.Parser, raw string) error {
+	refused := unauthenticated(ErrClaims, "the token's exp, iat and nbf must be JSON numbers")
+	parts := strings.Split(raw, ".")
+	if len(parts) != 3 {
+		return refused
+	}
+	payload, err := parser.DecodeSegment(parts[1])
+	if err != nil {
+		return refused
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &members); err != nil {
+		return refused
+	}
+	for _, name := range numericDateClaims {
+		v, ok := members[name]
+		if !ok {
+			continue
+		}
+		v = bytes.TrimSpace(v)
+		if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+			return refused
+		}
+	}
+	return nil
 }
 
 func refusal(err error) *veriland.Error {

@@ -124,6 +124,13 @@ func FuzzVerify(f *testing.F) {
 	f.Add(good)
 	f.Add("eyJhbGciOiJub25lIn0.e30.")
 	f.Add("a.b.c")
+	// A correctly signed token whose exp is a string (RFC 7519 wants a number).
+	stringExp := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"iss": "veriland", "sub": "s",
+		"role": "holder", "env": "SANDBOX", "jti": "jti_x", "exp": "1999999999"})
+	stringExp.Header["kid"] = "sandbox"
+	if seed, err := stringExp.SignedString(sandboxSecret); err == nil {
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		if _, err := tk.Verify(raw); err != nil && veriland.CodeOf(err) == veriland.CodeInternal {
 			t.Fatalf("untyped error %v", err)

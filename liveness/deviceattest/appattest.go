@@ -142,11 +142,22 @@ type authenticatorData struct {
 
 // Verify implements Verifier for APP_ATTEST, with clientDataHash = challenge.
 func (v *AppAttestVerifier) Verify(ctx context.Context, token string, challenge [32]byte) (*Result, error) {
+	return v.VerifyClientDataHash(ctx, token, challenge[:])
+}
+
+// VerifyClientDataHash is Verify with the clientDataHash the app passed to
+// attestKey given as raw bytes, of any length: Apple hashes it again into the nonce
+// SHA-256(authData ‖ clientDataHash), so it need not be a 32-byte digest (Apple's
+// own guide vector uses 24 bytes). It runs the same checks as Verify.
+func (v *AppAttestVerifier) VerifyClientDataHash(ctx context.Context, token string, clientDataHash []byte) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := v.verify(token, challenge[:])
-	return res, wrap(AppAttest, err)
+	res, err := v.verify(token, clientDataHash)
+	if err != nil {
+		return nil, wrap(AppAttest, err)
+	}
+	return res, nil
 }
 
 func (v *AppAttestVerifier) verify(token string, clientDataHash []byte) (*Result, error) {

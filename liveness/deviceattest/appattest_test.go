@@ -36,6 +36,7 @@ func newAppAttestFixture(t testing.TB) *appAttestFixture {
 // appAttestParams describe one attestation; the zero value plus a challenge is valid.
 type appAttestParams struct {
 	challenge    [32]byte
+	rawHash      []byte // when set, the clientDataHash instead of challenge
 	appID        string
 	aaguid       string
 	counter      uint32
@@ -92,7 +93,11 @@ func (f *appAttestFixture) token(t testing.TB, p appAttestParams) string {
 	ad = append(ad, cose...)
 	ad = append(ad, p.trailing...)
 
-	nonce := sha256.Sum256(append(append([]byte{}, ad...), p.challenge[:]...))
+	clientDataHash := p.challenge[:]
+	if p.rawHash != nil {
+		clientDataHash = p.rawHash
+	}
+	nonce := sha256.Sum256(append(append([]byte{}, ad...), clientDataHash...))
 	n := nonce[:]
 	if p.nonce != nil {
 		n = p.nonce
@@ -164,6 +169,46 @@ func TestAppAttestAccepts(t *testing.T) {
 				t.Fatalf("unexpected result %+v", res)
 			}
 		})
+	}
+}
+
+// TestAppAttestVerifyClientDataHash checks the raw-bytes entry point with
+// clientDataHash values that are not 32 bytes long, as in Apple's guide vector (24
+// bytes), and that a different raw value is refused.
+func TestAppAttestVerifyClientDataHash(t *testing.T) {
+	f := newAppAttestFixture(t)
+	v := f.verifier(t, false)
+	for _, tc := range []struct {
+		name    string
+		signed  []byte
+		checked []byte
+		want    error
+	}{
+		{"24 bytes", []byte("apple guide 24-byte hash"), []byte("apple guide 24-byte hash"), nil},
+		{"1 byte", []byte{0x01}, []byte{0x01}, nil},
+		{"64 bytes", make([]byte, 64), make([]byte, 64), nil},
+		{"other value", []byte("apple guide 24-byte hash"), []byte("apple guide 24-byte HASH"), ErrNonceMismatch},
+		{"truncated", []byte("apple guide 24-byte hash"), []byte("apple guide 24-byte has"), ErrNonceMismatch},
+		{"empty", []byte("apple guide 24-byte hash"), nil, ErrNonceMismatch},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			token := f.token(t, appAttestParams{rawHash: tc.signed})
+			res, err := v.VerifyClientDataHash(context.Background(), token, tc.checked)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			if tc.want == nil && (res == nil || res.Type != AppAttest) {
+				t.Fatalf("unexpected result %+v", res)
+			}
+			if tc.want != nil && res != nil {
+				t.Fatalf("result %+v alongside error", res)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := v.VerifyClientDataHash(ctx, f.token(t, appAttestParams{rawHash: []byte{1}}), []byte{1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled context: got %v", err)
 	}
 }
 

@@ -150,9 +150,9 @@ func wrap(t Type, err error) error {
 // newError builds the *veriland.Error for reason r with cause in its chain.
 func newError(t Type, r *reasonError, cause error) *veriland.Error {
 	e := &veriland.Error{Code: r.code, Message: r.text, Cause: cause}
-	e.WithMeta("reason", r.reason)
+	e = e.WithMeta("reason", r.reason)
 	if t != "" {
-		e.WithMeta("attestationType", string(t))
+		e = e.WithMeta("attestationType", string(t))
 	}
 	return e
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/makiuchi-d/gozxing"
 	gzqr "github.com/makiuchi-d/gozxing/qrcode"
+
+	"github.com/veriland/veriland/internal/testenv"
 )
 
 const sampleHash = "0x9c22ff5f21f0b81b113e63f7db6da94fedef11b2119b4088b89664fb9a3cb658"
@@ -162,10 +164,7 @@ func TestExtractCertificateRefuses(t *testing.T) {
 func TestQRCodeDecodesToVerifyURL(t *testing.T) {
 	pdftoppm, err := exec.LookPath("pdftoppm")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("pdftoppm (poppler-utils) is required under CI")
-		}
-		t.Skip("pdftoppm not installed (apt-get install poppler-utils); skipping the rendered-page QR test")
+		testenv.Require(t, "pdftoppm (rendered-page QR test)", "apt-get install poppler-utils")
 	}
 	for _, status := range []string{"CURRENT", "REVOKED"} {
 		t.Run(status, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/veriland/veriland/internal/testenv"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/postgres"
 	"github.com/veriland/veriland/storage/storagetest"
@@ -45,12 +46,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// serverURL returns the test server's URL, or skips t without one.
+// serverURL returns the test server's URL. Without one it fails tb under CI=true
+// and skips it elsewhere (see testenv.Require).
 func serverURL(tb testing.TB) string {
 	tb.Helper()
 	url := os.Getenv(urlEnv)
 	if url == "" {
-		tb.Skipf("no PostgreSQL server: set %s (storage/postgres/testdb.sh starts one and prints its URL)", urlEnv)
+		testenv.Require(tb, "a PostgreSQL server", "set "+urlEnv+"; storage/postgres/testdb.sh starts one and prints its URL")
 	}
 	return url
 }
