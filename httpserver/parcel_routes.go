@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/veriland/veriland/httpserver/consentpage"
 	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/parcel/pdf"
 )
@@ -177,63 +178,13 @@ func (s *Server) registryVerifyURL(hash string) string {
 // wildcard) with a quality above zero and at least the one it gives JSON:API and
 // JSON. An absent header, */* or application/* answers false: JSON is the default.
 func prefersPDF(accept string) bool {
-	q, exact := acceptQuality(accept, "application", "pdf")
+	q, exact := consentpage.AcceptQuality(accept, "application", "pdf")
 	if !exact || q == 0 {
 		return false
 	}
-	api, _ := acceptQuality(accept, "application", "vnd.api+json")
-	js, _ := acceptQuality(accept, "application", "json")
+	api, _ := consentpage.AcceptQuality(accept, "application", "vnd.api+json")
+	js, _ := consentpage.AcceptQuality(accept, "application", "json")
 	return q >= api && q >= js
-}
-
-// acceptQuality returns the q value an Accept header gives typ/sub (RFC 9110
-// §12.5.1), from its most specific matching range, and whether that range named
-// typ/sub exactly. Ranges with a malformed q are ignored.
-func acceptQuality(accept, typ, sub string) (q float64, exact bool) {
-	best, specificity := 0.0, -1
-	for part := range strings.SplitSeq(accept, ",") {
-		mediaRange, params, _ := strings.Cut(part, ";")
-		t, st, ok := strings.Cut(strings.ToLower(strings.TrimSpace(mediaRange)), "/")
-		if !ok {
-			continue
-		}
-		t, st = strings.TrimSpace(t), strings.TrimSpace(st)
-		sp := -1
-		switch {
-		case t == typ && st == sub:
-			sp = 2
-		case t == typ && st == "*":
-			sp = 1
-		case t == "*" && st == "*":
-			sp = 0
-		}
-		if sp < 0 {
-			continue
-		}
-		v, ok := acceptQ(params)
-		if !ok {
-			continue
-		}
-		if sp > specificity || (sp == specificity && v > best) {
-			best, specificity = v, sp
-		}
-	}
-	return best, specificity == 2
-}
-
-func acceptQ(params string) (float64, bool) {
-	for p := range strings.SplitSeq(params, ";") {
-		k, v, _ := strings.Cut(p, "=")
-		if !strings.EqualFold(strings.TrimSpace(k), "q") {
-			continue
-		}
-		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || !(q >= 0 && q <= 1) {
-			return 0, false
-		}
-		return q, true
-	}
-	return 1, true
 }
 
 // writeRaw writes a non-JSON body as is.

@@ -85,13 +85,17 @@ func PrefersHTML(accept string) bool {
 	if strings.TrimSpace(accept) == "" {
 		return false
 	}
-	return quality(accept, "text", "html") > quality(accept, "application", "json")
+	html, _ := AcceptQuality(accept, "text", "html")
+	js, _ := AcceptQuality(accept, "application", "json")
+	return html > js
 }
 
-// quality returns the q value accept gives typ/sub (RFC 9110 §12.5.1): that of the
-// most specific media range that matches, 0 when none does. Ranges with a malformed
-// q are ignored.
-func quality(accept, typ, sub string) float64 {
+// AcceptQuality returns the q value an Accept header gives typ/sub (RFC 9110
+// §12.5.1): that of the most specific media range that matches (typ/sub, then
+// typ/*, then */*), 0 when none does, and whether that range named typ/sub exactly.
+// Ranges with a malformed q are ignored. The server's other content negotiations
+// (the parcel certificate's PDF) use it too.
+func AcceptQuality(accept, typ, sub string) (q float64, exact bool) {
 	best, specificity := 0.0, -1
 	for part := range strings.SplitSeq(accept, ",") {
 		mediaRange, params, _ := strings.Cut(part, ";")
@@ -119,7 +123,7 @@ func quality(accept, typ, sub string) float64 {
 			best, specificity = q, sp
 		}
 	}
-	return best
+	return best, specificity == 2
 }
 
 // qValue returns the q parameter among params (";"-separated), 1 without one.
