@@ -308,13 +308,23 @@ func TestIdempotencyUnderConcurrency(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.RateLimits.Disabled = true })
 	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
 	body := `{"role":"verifier","sub":"acme","name":"Acme"}`
-	const n = 100
+	h.sameKeyConcurrently(t, 100, request{method: "POST", path: "/v1/api-keys", token: tok, body: body,
+		header: map[string]string{"Idempotency-Key": "same-key"}})
+	list := h.do(request{method: "GET", path: "/v1/api-keys", token: tok}).json(t)
+	require.Len(t, list["data"], 1, "exactly one API key created")
+}
+
+// sameKeyConcurrently sends req n times at once (req carries the Idempotency-Key)
+// and checks SPEC S2.4 under concurrency: every answer is 201 (the first, or its
+// replay) or 409 in flight, and every 201 is the same response, byte for byte.
+func (h *harness) sameKeyConcurrently(t *testing.T, n int, req request) {
+	t.Helper()
 	statuses := make(chan int, n)
 	bodies := make(chan []byte, n)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
-			r := h.do(request{method: "POST", path: "/v1/api-keys", token: tok, body: body, header: map[string]string{"Idempotency-Key": "same-key"}})
+			r := h.do(req)
 			statuses <- r.status
 			if r.status == 201 {
 				bodies <- r.body
@@ -336,8 +346,6 @@ func TestIdempotencyUnderConcurrency(t *testing.T) {
 		}
 		require.Equal(t, first, b, "every 201 is the same response")
 	}
-	list := h.do(request{method: "GET", path: "/v1/api-keys", token: tok}).json(t)
-	require.Len(t, list["data"], 1, "exactly one API key created")
 }
 
 func TestIdempotencyInFlight(t *testing.T) {

@@ -264,35 +264,8 @@ func TestParcelRejectAndTransferRejectCancel(t *testing.T) {
 func TestParcelIdempotencyUnderConcurrency(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.RateLimits.Disabled = true })
 	f := newParcelFlow(h, veriland.Production)
-	const n = 100
-	statuses := make(chan int, n)
-	bodies := make(chan []byte, n)
-	var wg sync.WaitGroup
-	for range n {
-		wg.Go(func() {
-			r := h.do(request{method: "POST", path: "/v1/parcels", token: f.agent, body: parcelBody(parcelNotary),
-				header: map[string]string{"Idempotency-Key": "9f1c6f0e-5d0a-4c1e-9a57-0d8f3f0e2b11"}})
-			statuses <- r.status
-			if r.status == 201 {
-				bodies <- r.body
-			}
-		})
-	}
-	wg.Wait()
-	close(statuses)
-	close(bodies)
-	count := map[int]int{}
-	for s := range statuses {
-		count[s]++
-	}
-	require.Equal(t, n, count[201]+count[409], "only 201 (first or replay) and 409 in flight: %v", count)
-	var first []byte
-	for b := range bodies {
-		if first == nil {
-			first = b
-		}
-		require.Equal(t, first, b, "every 201 is the same response")
-	}
+	h.sameKeyConcurrently(t, 100, request{method: "POST", path: "/v1/parcels", token: f.agent, body: parcelBody(parcelNotary),
+		header: map[string]string{"Idempotency-Key": "9f1c6f0e-5d0a-4c1e-9a57-0d8f3f0e2b11"}})
 	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: f.agent})), 1, "exactly one parcel")
 }
 
