@@ -44,6 +44,8 @@ const (
 	CodeUnknownSubject         Code = "unknown_subject"   // a verification request's subject does not exist
 	CodeClaimUnavailable       Code = "claim_unavailable" // a scope item cannot be answered for the subject
 	CodeParcelOverlap          Code = "parcel_overlap"    // a parcel boundary overlaps a CURRENT certified parcel's boundary (SPEC S9)
+	CodeAudioTooLong           Code = "audio_too_long"    // a voice upload plays longer than the limit (SPEC S11)
+	CodeInvalidAudio           Code = "invalid_audio"     // a voice upload of a known format whose headers are broken (SPEC S11)
 )
 
 // Error is the one error type every veriland package returns for failures a caller

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/assistant"
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/chipauth"
@@ -51,6 +52,16 @@ type Keys struct {
 	// lists and CSCA certificates; SANDBOX adds the sandbox test CSCA). An
 	// environment without one trusts no passport.
 	Trust map[veriland.Environment]*chipauth.TrustStore
+	// AssistantModel answers the assistant's messages that its embedded router cannot
+	// place (assistant/openai.ChatModel); nil answers them with the help text.
+	AssistantModel assistant.LanguageModel
+	// Transcriber serves POST /v1/assistant/voice (assistant/openai.Transcriber, or
+	// assistant/pocketsphinx when built with -tags pocketsphinx); nil answers 503 with
+	// TranscriberHint.
+	Transcriber assistant.Transcriber
+	// TranscriberHint tells the operator how to configure a transcriber (the 503
+	// message when there is none).
+	TranscriberHint string
 }
 
 // WithDefaultServices returns cfg with every domain service it lacks built over
@@ -123,6 +134,17 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 			},
 			Now: now, Rand: rnd, Logger: log,
 			Issuer: &attestation.Issuer{Key: k.IssuerKey, ChainID: cfg.ChainID, Rand: rnd, Now: now}}
+	}
+	if cfg.Assistant == nil && cfg.Fields != nil {
+		// Message text is sealed under per-session keys that Config.Fields seals: like
+		// parcels, the assistant needs the field keyring.
+		hint := k.TranscriberHint
+		if hint == "" {
+			hint = "no speech-to-text is configured: set Keys.Transcriber (an OpenAI-compatible /audio/transcriptions client, or PocketSphinx with -tags pocketsphinx)"
+		}
+		cfg.Assistant = &assistant.Service{Store: store, Fields: cfg.Fields, Model: k.AssistantModel,
+			Transcriber: k.Transcriber, TranscriberHint: hint, Now: now, Rand: rnd, Logger: log,
+			Domain: assistant.Domain{Parcels: cfg.Parcels, Consent: cfg.Consent, Attestations: cfg.Attestations, PublicOrigin: cfg.PublicOrigin}}
 	}
 	if cfg.WebhookSecrets == nil {
 		cfg.WebhookSecrets = &webhook.SecretStore{Store: store, Now: now, Rand: rnd, Audit: auditLog}

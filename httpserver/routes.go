@@ -90,6 +90,16 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "GET", path: "/v1/registry/statuses", handle: s.certificateStatuses})
 		s.add(route{method: "GET", path: "/v1/tokens/{tokenId}", handle: s.tokenMetadata})
 	}
+	if s.cfg.Assistant != nil {
+		// The assistant (SPEC S11): sessions belong to the token's (environment,
+		// account, sub); the tools read with the caller's own permissions.
+		s.add(route{method: "POST", path: "/v1/assistant/sessions", roles: anyRole, optionalBody: true, rate: "assistant", handle: s.createAssistantSession})
+		s.add(route{method: "GET", path: "/v1/assistant/sessions/{id}", roles: anyRole, rate: "assistant", handle: s.getAssistantSession})
+		s.add(route{method: "DELETE", path: "/v1/assistant/sessions/{id}", roles: anyRole, rate: "assistant", handle: s.deleteAssistantSession})
+		s.add(route{method: "POST", path: "/v1/assistant/messages", roles: anyRole, rate: "assistant", handle: s.sendAssistantMessage})
+		s.add(route{method: "POST", path: "/v1/assistant/voice", roles: anyRole, rate: "assistant", media: mediaMultipart,
+			bodyLimit: limitVoiceBody, handle: s.assistantVoice})
+	}
 	if s.cfg.WebhookSecrets != nil {
 		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifierOrAdmin, handle: s.webhookSecret})
 		s.add(route{method: "POST", path: "/v1/webhooks/secret/rotate", roles: verifierOrAdmin, handle: s.rotateWebhookSecret})

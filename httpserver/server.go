@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/assistant"
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/chipauth/binding"
 	"github.com/veriland/veriland/consent"
@@ -73,6 +74,9 @@ type Config struct {
 	// Parcels is the land parcel registry (SPEC S9): its routes under /v1/parcels,
 	// /v1/transfers, /v1/registry and /v1/tokens.
 	Parcels *parcel.Service
+	// Assistant is the multilingual assistant (SPEC S11): its routes under
+	// /v1/assistant.
+	Assistant *assistant.Service
 
 	// Webhooks: the durable outbox of verifier callbacks, the per-verifier secrets
 	// that sign them, and the inbound provider events.

@@ -1,0 +1,170 @@
+package assistant
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/abadojack/whatlanggo"
+)
+
+// Languages are the languages the assistant answers in (ISO 639-1), English first:
+// English is the answer to every other language.
+var Languages = []string{"en", "fr", "es", "pt", "ar", "de", "it"}
+
+// Supported reports whether the assistant answers in language code (ISO 639-1).
+func Supported(code string) bool {
+	for _, l := range Languages {
+		if l == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Undetermined is the detected language of a text too short or too mixed to tell
+// (ISO 639-2's "und").
+const Undetermined = "und"
+
+// Detection is what DetectLanguage found in a text.
+type Detection struct {
+	// Language is the ISO 639-1 code of the language (ISO 639-3 when it has no
+	// 639-1 code), or Undetermined.
+	Language string
+	// Reliable reports whether the text was long and clear enough to trust
+	// Language; an unreliable detection of a short text yields to the session's
+	// language.
+	Reliable bool
+}
+
+// Supported reports whether the detected language is one the assistant answers in.
+func (d Detection) Supported() bool { return Supported(d.Language) }
+
+// whitelist restricts whatlanggo to the supported languages.
+var whitelist = whatlanggo.Options{Whitelist: map[whatlanggo.Lang]bool{
+	whatlanggo.Eng: true, whatlanggo.Fra: true, whatlanggo.Spa: true, whatlanggo.Por: true,
+	whatlanggo.Arb: true, whatlanggo.Deu: true, whatlanggo.Ita: true,
+}}
+
+// iso6391 maps whatlanggo's ISO 639-3 codes to ISO 639-1 for the supported languages
+// and the common others, so that detectedLanguage reads like language fields elsewhere.
+var iso6391 = map[string]string{
+	"eng": "en", "fra": "fr", "spa": "es", "por": "pt", "arb": "ar", "deu": "de", "ita": "it",
+	"nld": "nl", "pol": "pl", "rus": "ru", "ukr": "uk", "jpn": "ja", "cmn": "zh", "kor": "ko",
+	"tur": "tr", "pes": "fa", "urd": "ur", "hin": "hi", "ben": "bn", "swe": "sv", "dan": "da",
+	"nob": "nb", "fin": "fi", "ces": "cs", "slk": "sk", "hun": "hu", "ron": "ro", "ell": "el",
+	"heb": "he", "ind": "id", "vie": "vi", "tha": "th", "cat": "ca", "hrv": "hr", "srp": "sr",
+	"bul": "bg", "lit": "lt", "lav": "lv", "est": "et", "slv": "sl", "swh": "sw", "tgl": "tl",
+	"epo": "eo", "afr": "af", "aka": "ak", "amh": "am", "aze": "az", "bel": "be", "guj": "gu",
+	"jav": "jv", "kan": "kn", "kat": "ka", "khm": "km", "mal": "ml", "mar": "mr", "mkd": "mk",
+	"mya": "my", "nep": "ne", "ori": "or", "pan": "pa", "sin": "si", "sna": "sn", "tam": "ta",
+	"tel": "te", "tuk": "tk", "uzb": "uz", "yid": "yi", "yor": "yo", "zul": "zu", "hye": "hy",
+}
+
+func code(l whatlanggo.Lang) string {
+	c := whatlanggo.LangToStringShort(l)
+	if two, ok := iso6391[c]; ok {
+		return two
+	}
+	if c == "" {
+		return Undetermined
+	}
+	return c
+}
+
+// noise is what DetectLanguage removes before it looks at the words: entity ids,
+// hashes, URLs, e-mail addresses and numbers say nothing of the language.
+var noise = regexp.MustCompile(`(?i)\b(?:prc|vrq|att|trf|ses|msg)_[a-z0-9]+|0x[0-9a-f]+|https?://\S+|\S+@\S+|\d+`)
+
+// DetectLanguage tells which language text is in. It trusts a short text only when
+// its function words agree; it reports a language the assistant does not speak only
+// when the text is clearly in it (the detector is restricted to the supported
+// languages otherwise, so that a short English question is never taken for Tagalog).
+func DetectLanguage(text string) Detection {
+	clean := noise.ReplaceAllString(text, " ")
+	words := wordsOf(clean)
+	letters := 0
+	for _, r := range clean {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 2 {
+		return Detection{Language: Undetermined}
+	}
+	if lang, hits := functionWordVote(words); hits >= 2 {
+		return Detection{Language: lang, Reliable: true}
+	}
+	script := whatlanggo.DetectScript(clean)
+	switch script {
+	case unicode.Latin, unicode.Arabic:
+	case nil:
+		return Detection{Language: Undetermined}
+	default:
+		// Another script (Cyrillic, Han, Devanagari, …): no supported language is
+		// written in it.
+		info := whatlanggo.Detect(clean)
+		return Detection{Language: code(info.Lang), Reliable: letters >= 4}
+	}
+	all := whatlanggo.Detect(clean)
+	if Supported(code(all.Lang)) {
+		return Detection{Language: code(all.Lang), Reliable: all.IsReliable() && len(words) >= 3}
+	}
+	if all.IsReliable() && len(words) >= 4 {
+		return Detection{Language: code(all.Lang), Reliable: true}
+	}
+	ours := whatlanggo.DetectWithOptions(clean, whitelist)
+	return Detection{Language: code(ours.Lang), Reliable: false}
+}
+
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+}
+
+// functionWords are frequent short words of each supported language that are rare in
+// the others: two of them settle the language of a short question where character
+// trigrams cannot.
+var functionWords = map[string][]string{
+	"en": {"the", "is", "what", "my", "of", "how", "do", "i", "this", "please", "status", "can", "you", "where", "which", "are"},
+	"fr": {"le", "la", "les", "est", "quel", "quelle", "mon", "ma", "mes", "du", "des", "comment", "je", "ce", "cette", "statut", "où", "en", "vous", "pouvez", "puis"},
+	"es": {"el", "la", "los", "las", "es", "cuál", "cual", "qué", "mi", "mis", "del", "cómo", "como", "estado", "este", "esta", "puedo", "yo", "se", "está"},
+	"pt": {"o", "a", "os", "as", "é", "qual", "meu", "minha", "do", "da", "dos", "como", "estado", "situação", "este", "esta", "posso", "eu", "está", "não"},
+	"de": {"der", "die", "das", "ist", "wie", "mein", "meine", "meines", "meiner", "von", "des", "ich", "dieses", "diese", "dieser", "kann", "was", "welchen", "den", "echt"},
+	"it": {"il", "lo", "la", "è", "qual", "qual'è", "mio", "mia", "del", "della", "come", "stato", "questo", "questa", "posso", "io", "di", "gli", "autentico"},
+	"ar": {"ما", "هي", "هو", "حالة", "كيف", "هل", "من", "في", "هذه", "هذا", "أرضي", "طلب", "شهادة", "قطعة"},
+}
+
+// functionWordIndex maps a word to the languages that list it.
+var functionWordIndex = func() map[string][]string {
+	m := map[string][]string{}
+	for lang, ws := range functionWords {
+		for _, w := range ws {
+			m[w] = append(m[w], lang)
+		}
+	}
+	return m
+}()
+
+// functionWordVote returns the language with the most function words in words and its
+// count of words that belong to it alone, or "" and 0 on a tie.
+func functionWordVote(words []string) (string, int) {
+	score := map[string]int{}
+	for _, w := range words {
+		if langs := functionWordIndex[w]; len(langs) == 1 {
+			score[langs[0]]++
+		}
+	}
+	best, bestN, tie := "", 0, false
+	for _, l := range Languages {
+		switch n := score[l]; {
+		case n > bestN:
+			best, bestN, tie = l, n, false
+		case n == bestN && n > 0:
+			tie = true
+		}
+	}
+	if tie {
+		return "", 0
+	}
+	return best, bestN
+}

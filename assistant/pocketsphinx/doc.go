@@ -1,0 +1,51 @@
+// Package pocketsphinx is the assistant's embedded, offline speech-to-text: CMU
+// PocketSphinx (through cgo) with the stock US English models, adapted to what people
+// ask the assistant. It implements assistant.Transcriber.
+//
+// # Enabling it
+//
+// The cgo code is behind the build tag pocketsphinx, so that an ordinary build needs no
+// C library. On Debian or Ubuntu:
+//
+//	apt-get install libpocketsphinx-dev pocketsphinx-en-us
+//	go run -tags pocketsphinx ./examples/server
+//
+// and in code:
+//
+//	t, err := pocketsphinx.New(pocketsphinx.Config{Decoders: 2})
+//	if err != nil {
+//		return err
+//	}
+//	defer t.Close()
+//	tr, err := t.Transcribe(ctx, assistant.SpeechInput{Audio: wavBytes})
+//	// tr.Text == "what is the status of my parcel", tr.Provider == "pocketsphinx"
+//
+// # What it does
+//
+// An upload is decoded in Go by package audio (WAV, FLAC, MP3; other formats are
+// refused with unsupported_media_type, naming -transcriber-url for a remote
+// transcriber that takes them), mixed to mono and resampled to 16 kHz in Go, and
+// decoded twice by one decoder: with the stock en-us language model, and with a
+// trigram model of the assistant's own phrases (parcel, certificate, transfer,
+// verification-request and attestation questions, help and small talk; see
+// corpus.go), estimated in Go at start-up by interpolated absolute discounting and
+// loaded in ARPA form. The stock model alone hears "what is the status of my parcel"
+// as nonsense ("… my car sale"); the domain model gets it right. The domain
+// transcript is kept unless the decoder's own word posteriors doubt it, or the stock
+// model is confident of a different sentence: then the general transcript is
+// returned, so that speech outside the domain is not forced into domain words.
+//
+// Decoders are not safe for concurrent use; a Transcriber keeps a pool of
+// Config.Decoders of them (each holds its own copy of the models, about 60 MB) and a
+// caller waits for a free one only as long as its context allows. Decoding checks the
+// context every quarter of a second of audio.
+//
+// # What it never does
+//
+// It never uses the network, never writes the audio or the transcript anywhere (the
+// only file it writes is the domain model, a temporary file removed before New
+// returns), and never speaks a language other than English: a language hint other
+// than "en" is refused with validation_failed at /language, because English models
+// decoding French give confident nonsense rather than an error. sphinxbase's own log
+// is switched off.
+package pocketsphinx

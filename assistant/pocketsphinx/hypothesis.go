@@ -1,0 +1,61 @@
+package pocketsphinx
+
+import "strings"
+
+// hypothesis is what one search produced for an utterance.
+type hypothesis struct {
+	text      string  // words, lower-case, single-spaced; "" for none
+	posterior float64 // lattice posterior of the whole text, 0..1
+	minWord   float64 // smallest lattice posterior of one word of text, 0..1
+	frames    int     // 10 ms frames decoded
+}
+
+// Thresholds of the choice between the domain and the general hypothesis. They were
+// set on flite-synthesised speech (see transcriber_test.go): the domain model forced
+// onto out-of-domain speech produces words the lattice itself doubts (a word posterior
+// below 0.2, typically < 0.05), while in-domain speech keeps every word above 0.25;
+// and when the stock model is sure of every word of a different sentence (≥ 0.6), the
+// speaker said something the domain model cannot express.
+const (
+	minDomainWordPosterior  = 0.2
+	minGeneralWordPosterior = 0.6
+)
+
+// choose picks the transcript: the domain hypothesis unless it is empty or doubtful,
+// or the general model confidently heard something else. It reports which won.
+func choose(domain, general hypothesis) (hypothesis, string) {
+	switch {
+	case domain.text == "":
+		return general, searchGeneral
+	case domain.minWord < minDomainWordPosterior:
+		return general, searchGeneral
+	case general.text != "" && general.text != domain.text && general.minWord >= minGeneralWordPosterior:
+		return general, searchGeneral
+	default:
+		return domain, searchDomain
+	}
+}
+
+// Names of the two searches, as choose reports them.
+const (
+	searchDomain  = "domain"
+	searchGeneral = "general"
+)
+
+// cleanHypothesis drops fillers (<sil>, [NOISE], ++GARBAGE++) and alternate-
+// pronunciation marks ("the(2)") from a decoder's hypothesis, and lower-cases it.
+func cleanHypothesis(s string) string {
+	var words []string
+	for _, w := range strings.Fields(s) {
+		if strings.HasPrefix(w, "<") || strings.HasPrefix(w, "[") || strings.HasPrefix(w, "++") {
+			continue
+		}
+		if i := strings.IndexByte(w, '('); i > 0 {
+			w = w[:i]
+		} else if i == 0 {
+			continue
+		}
+		words = append(words, strings.ToLower(w))
+	}
+	return strings.Join(words, " ")
+}
