@@ -92,8 +92,14 @@ func DetectLanguage(text string) Detection {
 	if letters < 2 {
 		return Detection{Language: Undetermined}
 	}
-	if lang, hits := functionWordVote(words); hits >= 2 {
+	lang, hits := functionWordVote(words)
+	if hits >= 2 {
 		return Detection{Language: lang, Reliable: true}
+	}
+	if hits == 1 && len(words) <= 3 {
+		// "Hilfe", "Olá", "statut de vrq_…": one word of one language is a hint, not
+		// proof; the session's language wins over it.
+		return Detection{Language: lang}
 	}
 	script := whatlanggo.DetectScript(clean)
 	switch script {
@@ -118,20 +124,27 @@ func DetectLanguage(text string) Detection {
 }
 
 func wordsOf(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	// Apostrophes separate words: "l'attestation" is "l" and "attestation".
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
 }
 
 // functionWords are frequent short words of each supported language that are rare in
 // the others: two of them settle the language of a short question where character
 // trigrams cannot.
 var functionWords = map[string][]string{
-	"en": {"the", "is", "what", "my", "of", "how", "do", "i", "this", "please", "status", "can", "you", "where", "which", "are"},
-	"fr": {"le", "la", "les", "est", "quel", "quelle", "mon", "ma", "mes", "du", "des", "comment", "je", "ce", "cette", "statut", "où", "en", "vous", "pouvez", "puis"},
-	"es": {"el", "la", "los", "las", "es", "cuál", "cual", "qué", "mi", "mis", "del", "cómo", "como", "estado", "este", "esta", "puedo", "yo", "se", "está"},
-	"pt": {"o", "a", "os", "as", "é", "qual", "meu", "minha", "do", "da", "dos", "como", "estado", "situação", "este", "esta", "posso", "eu", "está", "não"},
-	"de": {"der", "die", "das", "ist", "wie", "mein", "meine", "meines", "meiner", "von", "des", "ich", "dieses", "diese", "dieser", "kann", "was", "welchen", "den", "echt"},
-	"it": {"il", "lo", "la", "è", "qual", "qual'è", "mio", "mia", "del", "della", "come", "stato", "questo", "questa", "posso", "io", "di", "gli", "autentico"},
-	"ar": {"ما", "هي", "هو", "حالة", "كيف", "هل", "من", "في", "هذه", "هذا", "أرضي", "طلب", "شهادة", "قطعة"},
+	"en": {"the", "is", "what", "my", "of", "how", "do", "i", "this", "please", "status", "can", "you", "where", "which", "are", "still",
+		"hello", "help", "hi", "thanks"},
+	"fr": {"le", "la", "les", "est", "quel", "quelle", "mon", "ma", "mes", "du", "des", "comment", "je", "ce", "cette", "statut", "où", "en", "vous", "pouvez", "puis", "toujours",
+		"bonjour", "aide", "merci", "salut"},
+	"es": {"el", "la", "los", "las", "es", "cuál", "cual", "qué", "mi", "mis", "del", "cómo", "como", "estado", "este", "esta", "puedo", "yo", "se", "está", "sigue", "siendo",
+		"hola", "ayuda", "gracias"},
+	"pt": {"o", "a", "os", "as", "é", "qual", "meu", "minha", "do", "da", "dos", "como", "estado", "situação", "este", "esta", "posso", "eu", "está", "não", "ainda",
+		"olá", "ola", "ajuda", "obrigado", "obrigada"},
+	"de": {"der", "die", "das", "ist", "wie", "mein", "meine", "meines", "meiner", "von", "des", "ich", "dieses", "diese", "dieser", "kann", "was", "welchen", "den", "echt", "noch",
+		"hallo", "hilfe", "danke"},
+	"it": {"il", "lo", "la", "è", "qual", "mio", "mia", "del", "della", "come", "stato", "questo", "questa", "posso", "io", "di", "gli", "autentico", "ancora",
+		"ciao", "aiuto", "grazie", "buongiorno"},
+	"ar": {"ما", "هي", "هو", "حالة", "كيف", "هل", "من", "في", "هذه", "هذا", "أرضي", "طلب", "شهادة", "قطعة", "مرحبا", "مساعدة", "شكرا"},
 }
 
 // functionWordIndex maps a word to the languages that list it.

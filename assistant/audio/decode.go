@@ -2,6 +2,7 @@ package audio
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,10 @@ func Decode(b []byte, max time.Duration) (*PCM, error) {
 	case MP3:
 		return decodeMP3(b, max)
 	default:
-		return nil, fmt.Errorf("%w: %s (%s) needs a codec this build does not embed", ErrCannotDecode, f, mediaTypes[f])
+		codec := "unknown codec"
+		if info, err := Probe(b); err == nil && info.Codec != "" {
+			codec = info.Codec
+		}
+		return nil, fmt.Errorf("%w: %s with %s needs a C codec library; use a remote transcriber", ErrCannotDecode, strings.ToUpper(string(f)), codec)
 	}
 }

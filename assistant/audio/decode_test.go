@@ -3,6 +3,7 @@ package audio
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -97,6 +98,21 @@ func TestDecodeErrors(t *testing.T) {
 				t.Fatalf("Decode: %v, want %v", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestDecodeNamesFormat(t *testing.T) {
+	for _, tt := range []struct {
+		file []byte
+		want string
+	}{
+		{makeOggOpus(312, 48000), "OGG with opus"},
+		{makeWebM(webmSpec{docType: "webm", duration: 1, scale: 1e6, codec: "A_VORBIS"}), "WEBM with vorbis"},
+		{makeM4A(m4aSpec{brand: "M4A ", timescale: 1, duration: 1}), "M4A with aac"},
+	} {
+		if _, err := Decode(tt.file, time.Minute); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Decode: %v, want it to say %q", err, tt.want)
+		}
 	}
 }
 

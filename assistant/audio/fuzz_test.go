@@ -95,7 +95,10 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("sample %d = %v", i, s)
 			}
 		}
-		if r := Resample(p, 16000); r == nil {
+		// A slice of the samples is enough to exercise Resample on the decoded
+		// rate; the whole file would make every execution slow.
+		head := &PCM{SampleRate: p.SampleRate, Samples: p.Samples[:min(len(p.Samples), 256)]}
+		if r := Resample(head, 16000); r == nil {
 			t.Fatal("Resample of a decoded file gave nil")
 		}
 	})

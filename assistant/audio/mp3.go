@@ -136,7 +136,8 @@ func probeMP3(b []byte) (Info, error) {
 }
 
 // vbrFrames returns the frame count of a Xing/Info tag (after the side
-// information, with or without the CRC) or a VBRI tag (at a fixed offset).
+// information, with or without the CRC) or a VBRI tag (at a fixed offset). A
+// count of zero is a broken tag, and the bitrate estimate is used instead.
 func vbrFrames(frame []byte, h frameHeader) (uint32, bool) {
 	for _, off := range []int{4 + h.sideInfoSize(), 6 + h.sideInfoSize()} {
 		if off+12 > len(frame) {
@@ -150,10 +151,12 @@ func vbrFrames(frame []byte, h frameHeader) (uint32, bool) {
 		if flags&1 == 0 {
 			return 0, false
 		}
-		return binary.BigEndian.Uint32(frame[off+8:]), true
+		n := binary.BigEndian.Uint32(frame[off+8:])
+		return n, n > 0
 	}
 	if len(frame) >= 36+18 && string(frame[36:40]) == "VBRI" {
-		return binary.BigEndian.Uint32(frame[36+14:]), true
+		n := binary.BigEndian.Uint32(frame[36+14:])
+		return n, n > 0
 	}
 	return 0, false
 }

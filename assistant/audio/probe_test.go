@@ -49,6 +49,7 @@ func TestProbe(t *testing.T) {
 		{"matroska", makeWebM(webmSpec{docType: "matroska", duration: 1000, scale: 1e6, codec: "A_AAC", blocks: 3}), WebM, "audio/webm", "aac", 48000, 1, time.Second},
 		{"mp3 cbr", makeMP3(mp3Spec{frames: 100}), MP3, "audio/mpeg", "mp3", 44100, 1, 100 * 417 * 8 * time.Second / 128000},
 		{"mp3 id3 xing id3v1", makeMP3(mp3Spec{id3: 300, xing: true, frames: 100, id3v1: true}), MP3, "audio/mpeg", "mp3", 44100, 1, durationOf(100*1152, 44100)},
+		{"mp3 xing without count", makeMP3(mp3Spec{xing: true}), MP3, "audio/mpeg", "mp3", 44100, 1, 417 * 8 * time.Second / 128000},
 		{"mp3 vbri", makeMP3(mp3Spec{vbri: true, frames: 50}), MP3, "audio/mpeg", "mp3", 44100, 1, durationOf(50*1152, 44100)},
 		{"mp3 mpeg2 xing", makeMP3(mp3Spec{xing: true, frames: 40, mpeg2: true}), MP3, "audio/mpeg", "mp3", 22050, 1, durationOf(40*576, 22050)},
 		{"m4a v0", makeM4A(m4aSpec{brand: "M4A ", timescale: 1000, duration: 4321}), M4A, "audio/mp4", "aac", 44100, 2, 4321 * time.Millisecond},

@@ -329,32 +329,38 @@ func TestChatRedirectNotFollowed(t *testing.T) {
 }
 
 func TestChatTimeout(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
 	tests := []struct {
 		name    string
-		handler http.HandlerFunc
+		handler func(release <-chan struct{}) http.HandlerFunc
 	}{
-		{"no headers", func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case <-release:
-			case <-r.Context().Done():
+		{"no headers", func(release <-chan struct{}) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
 			}
 		}},
-		{"stalled body", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(200)
-			_, _ = io.WriteString(w, `{"choices":[`)
-			w.(http.Flusher).Flush()
-			select {
-			case <-release:
-			case <-r.Context().Done():
+		{"stalled body", func(release <-chan struct{}) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				w.WriteHeader(200)
+				_, _ = io.WriteString(w, `{"choices":[`)
+				w.(http.Flusher).Flush()
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
 			}
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(tt.handler)
+			release := make(chan struct{})
+			srv := httptest.NewServer(tt.handler(release))
 			defer srv.Close()
+			defer close(release) // runs first: the handler returns, then Close waits for nothing
 			m := &ChatModel{BaseURL: srv.URL, Model: "m", Timeout: 150 * time.Millisecond}
 			start := time.Now()
 			_, err := m.Chat(context.Background(), conversation())
@@ -370,8 +376,16 @@ func TestChatTimeout(t *testing.T) {
 }
 
 func TestChatCancelled(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
 	defer srv.Close()
+	defer close(release)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	m := &ChatModel{BaseURL: srv.URL, Model: "m"}

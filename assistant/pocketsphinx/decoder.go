@@ -9,6 +9,8 @@ package pocketsphinx
 #include <pocketsphinx.h>
 #include <sphinxbase/err.h>
 #include <sphinxbase/logmath.h>
+#include <sphinxbase/feat.h>
+#include <sphinxbase/cmn.h>
 
 // cmd_ln_init is variadic, which cgo cannot call; cmd_ln_parse_r takes the same
 // name/value pairs as an argv (argv[0] is skipped, as a program name).
@@ -48,6 +50,27 @@ static double vl_min_word_posterior(ps_decoder_t *ps) {
 	return lowest;
 }
 
+// vl_cmn_save copies the decoder's initial cepstral mean, so that every utterance
+// can start from it (see decoder.cmnInit).
+static mfcc_t *vl_cmn_save(ps_decoder_t *ps) {
+	feat_t *f = ps_get_feat(ps);
+	if (f == NULL || f->cmn_struct == NULL) {
+		return NULL;
+	}
+	mfcc_t *v = malloc(sizeof(mfcc_t) * f->cmn_struct->veclen);
+	if (v != NULL) {
+		cmn_live_get(f->cmn_struct, v);
+	}
+	return v;
+}
+
+static void vl_cmn_restore(ps_decoder_t *ps, mfcc_t *v) {
+	feat_t *f = ps_get_feat(ps);
+	if (v != NULL && f != NULL && f->cmn_struct != NULL) {
+		cmn_live_set(f->cmn_struct, v);
+	}
+}
+
 static void vl_silence_log(void) {
 	err_set_logfp(NULL);
 }
@@ -79,6 +102,11 @@ var silenceLog = sync.OnceFunc(func() { C.vl_silence_log() })
 type decoder struct {
 	ps      *C.ps_decoder_t
 	general string // name of the search over the stock en-us language model
+	// cmnInit is the cepstral mean the models start with. Live cepstral mean
+	// normalisation otherwise carries each utterance's mean into the next, so that one
+	// caller's recording would change how the next caller's is heard, and the two
+	// searches of one recording would see different features.
+	cmnInit *C.mfcc_t
 }
 
 // domainSearch names the search over the assistant's own language model.
@@ -111,7 +139,7 @@ func newDecoder(modelDir string) (*decoder, error) {
 	if ps == nil {
 		return nil, errors.New("pocketsphinx: the decoder could not be initialised from " + modelDir)
 	}
-	return &decoder{ps: ps, general: C.GoString(C.ps_get_search(ps))}, nil
+	return &decoder{ps: ps, general: C.GoString(C.ps_get_search(ps)), cmnInit: C.vl_cmn_save(ps)}, nil
 }
 
 // hasWord reports whether the dictionary knows word.
@@ -156,6 +184,7 @@ func (d *decoder) decode(ctx context.Context, search string, pcm []int16) (hypot
 	if C.ps_set_search(d.ps, cs) < 0 {
 		return hypothesis{}, fmt.Errorf("pocketsphinx: no search %q", search)
 	}
+	C.vl_cmn_restore(d.ps, d.cmnInit)
 	if C.ps_start_utt(d.ps) < 0 {
 		return hypothesis{}, errors.New("pocketsphinx: cannot start an utterance")
 	}
@@ -192,5 +221,9 @@ func (d *decoder) close() {
 	if d.ps != nil {
 		C.ps_free(d.ps)
 		d.ps = nil
+	}
+	if d.cmnInit != nil {
+		C.free(unsafe.Pointer(d.cmnInit))
+		d.cmnInit = nil
 	}
 }

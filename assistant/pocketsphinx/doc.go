@@ -30,7 +30,8 @@
 // verification-request and attestation questions, help and small talk; see
 // corpus.go), estimated in Go at start-up by interpolated absolute discounting and
 // loaded in ARPA form. The stock model alone hears "what is the status of my parcel"
-// as nonsense ("… my car sale"); the domain model gets it right. The domain
+// as "… my car sale" or worse (with flite's voice: "opera but what are what"); the
+// domain model gets it right. The domain
 // transcript is kept unless the decoder's own word posteriors doubt it, or the stock
 // model is confident of a different sentence: then the general transcript is
 // returned, so that speech outside the domain is not forced into domain words.

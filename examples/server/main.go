@@ -43,6 +43,8 @@ type options struct {
 	data, addr, origin, trustDir, rateLimit, logLevel string
 	kycURL, kycSecret                                 string
 	metricsToken                                      string
+	llmURL, llmModel, llmKey                          string
+	sttURL, sttModel, sttKey                          string
 	chainID                                           uint64
 	mint                                              bool
 	role, env, sub, acct                              string
@@ -62,6 +64,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.kycURL, "kyc-url", envOr("VERILAND_KYC_URL", ""), "PRODUCTION KYC provider endpoint (https; signed requests, identity.HTTPKYC); without it PRODUCTION issuance answers 503")
 	fs.StringVar(&o.kycSecret, "kyc-secret", envOr("VERILAND_KYC_SECRET", ""), "with -kyc-url: the secret shared with the KYC provider, whsec_<base64>; it signs requests and verifies its kyc.completed webhooks")
 	fs.StringVar(&o.metricsToken, "metrics-token", envOr("VERILAND_METRICS_TOKEN", ""), "when set, GET /metrics requires \"Authorization: Bearer <token>\" (default: public)")
+	fs.StringVar(&o.llmURL, "llm-url", envOr("VERILAND_LLM_URL", ""), "OpenAI-compatible chat-completions base URL (e.g. http://127.0.0.1:8081/v1) that answers the assistant's messages its router cannot place; default: none (the help text)")
+	fs.StringVar(&o.llmModel, "llm-model", envOr("VERILAND_LLM_MODEL", ""), "with -llm-url: the model name")
+	fs.StringVar(&o.llmKey, "llm-key", envOr("VERILAND_LLM_KEY", ""), "with -llm-url: the API key, if the server needs one")
+	fs.StringVar(&o.sttURL, "transcriber-url", envOr("VERILAND_TRANSCRIBER_URL", ""), "OpenAI-compatible /audio/transcriptions base URL (whisper.cpp server, faster-whisper, LocalAI) for POST /v1/assistant/voice; default: the embedded PocketSphinx when built with -tags pocketsphinx, else none (503)")
+	fs.StringVar(&o.sttModel, "transcriber-model", envOr("VERILAND_TRANSCRIBER_MODEL", "whisper-1"), "with -transcriber-url: the model name")
+	fs.StringVar(&o.sttKey, "transcriber-key", envOr("VERILAND_TRANSCRIBER_KEY", ""), "with -transcriber-url: the API key, if the server needs one")
 	chain, err := strconv.ParseUint(envOr("VERILAND_CHAIN_ID", "1"), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("VERILAND_CHAIN_ID: %w", err)
@@ -87,6 +95,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if err := o.checkKYC(); err != nil {
 		return nil, err
+	}
+	if o.llmURL == "" && (o.llmModel != "" || o.llmKey != "") {
+		return nil, fmt.Errorf("-llm-model and -llm-key need -llm-url")
 	}
 	return o, nil
 }
@@ -246,6 +257,12 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	if o.kycURL == "" {
 		logger.Info("no PRODUCTION KYC provider: PRODUCTION identity issuance answers 503 until -kyc-url and -kyc-secret (VERILAND_KYC_URL, VERILAND_KYC_SECRET) are set")
 	}
+	closeSpeech, err := assistantKeys(o, &keys, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer closeSpeech()
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
