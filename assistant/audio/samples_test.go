@@ -412,9 +412,9 @@ func times(version byte, scale uint32, dur uint64) []byte {
 // sample entry at 44.1 kHz stereo) and an mdat of filler.
 func makeM4A(s m4aSpec) []byte {
 	ftyp := box("ftyp", []byte(s.brand), []byte{0, 0, 0, 0}, []byte("isomM4A "))
-	entry := append(make([]byte, 6), 0, 1)          // reserved, data reference index
-	entry = append(entry, make([]byte, 8)...)       // reserved
-	entry = append(entry, 0, 2, 0, 16, 0, 0, 0, 0)  // channels, sample size, pre-defined, reserved
+	entry := append(make([]byte, 6), 0, 1)         // reserved, data reference index
+	entry = append(entry, make([]byte, 8)...)      // reserved
+	entry = append(entry, 0, 2, 0, 16, 0, 0, 0, 0) // channels, sample size, pre-defined, reserved
 	entry = binary.BigEndian.AppendUint32(entry, 44100<<16)
 	stsd := box("stsd", []byte{0, 0, 0, 0, 0, 0, 0, 1}, box("mp4a", entry))
 	hdlr := box("hdlr", []byte{0, 0, 0, 0, 0, 0, 0, 0}, []byte("soun"), make([]byte, 13))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/veriland/veriland"
@@ -52,6 +53,37 @@ func FuzzChatResponse(f *testing.F) {
 			if c.ID == "" || c.Name == "" {
 				t.Fatalf("call %+v", c)
 			}
+		}
+	})
+}
+
+// FuzzTranscriptionResponse feeds the transcription decoder arbitrary bodies: a
+// result has a trimmed text, the provider name and a language that is empty, a
+// two-letter lower-case code or the hint; anything else is an unavailable error.
+func FuzzTranscriptionResponse(f *testing.F) {
+	for _, s := range []string{
+		`{"text":" What is the status of my parcel? "}`,
+		`{"task":"transcribe","language":"french","duration":2.5,"text":"Quel est le statut ?","segments":[{"id":0,"start":0,"end":2.5,"text":"Quel est le statut ?"}]}`,
+		`{"language":"EN","text":"hello"}`, `{"language":"klingon","text":"x"}`, `{"text":null}`, `{"text":1}`,
+		`{}`, ``, `[]`, `"text"`, `{"text":"\u0000"}`, `{"text":"a"} {"text":"b"}`, "\xef\xbb\xbf{\"text\":\"bom\"}",
+	} {
+		f.Add([]byte(s), "fr")
+		f.Add([]byte(s), "")
+	}
+	f.Fuzz(func(t *testing.T, data []byte, hint string) {
+		res, err := decodeTranscription(data, hint)
+		if err != nil {
+			var ve *veriland.Error
+			if !errors.As(err, &ve) || ve.Code != veriland.CodeUnavailable {
+				t.Fatalf("error %v is not unavailable", err)
+			}
+			return
+		}
+		if res.Provider != Provider || res.Text != strings.TrimSpace(res.Text) {
+			t.Fatalf("result %+v", res)
+		}
+		if res.Language != hint && res.Language != "" && !isLanguageCode(res.Language) {
+			t.Fatalf("language %q (hint %q)", res.Language, hint)
 		}
 	})
 }

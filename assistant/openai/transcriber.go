@@ -105,6 +105,14 @@ func (t *Transcriber) Transcribe(ctx context.Context, in assistant.SpeechInput) 
 	if err != nil {
 		return nil, err
 	}
+	return decodeTranscription(data, in.Language)
+}
+
+// decodeTranscription reads a response_format=json (or verbose_json) body:
+// {"text": …, "language"?: …}. A body without "text" is a protocol error; an empty
+// text is a recording in which nothing was recognised.
+func decodeTranscription(data []byte, hint string) (*assistant.Transcription, error) {
+	e := endpoint{service: "transcriber"}
 	var w struct {
 		Text     *string `json:"text"`
 		Language string  `json:"language"`
@@ -117,7 +125,7 @@ func (t *Transcriber) Transcribe(ctx context.Context, in assistant.SpeechInput) 
 	}
 	return &assistant.Transcription{
 		Text:     strings.TrimSpace(*w.Text),
-		Language: transcriptLanguage(w.Language, in.Language),
+		Language: transcriptLanguage(w.Language, hint),
 		Provider: Provider,
 	}, nil
 }

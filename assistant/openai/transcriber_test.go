@@ -25,7 +25,9 @@ func wav(n int) []byte {
 	b.WriteString("RIFF")
 	_ = binary.Write(&b, le, uint32(36+2*n))
 	b.WriteString("WAVEfmt ")
-	_ = binary.Write(&b, le, []any{uint32(16), uint16(1), uint16(1), uint32(16000), uint32(32000), uint16(2), uint16(16)}...)
+	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(16000), uint32(32000), uint16(2), uint16(16)} {
+		_ = binary.Write(&b, le, v)
+	}
 	b.WriteString("data")
 	_ = binary.Write(&b, le, uint32(2*n))
 	b.Write(make([]byte, 2*n))

@@ -11,6 +11,7 @@ package pocketsphinx
 #include <sphinxbase/logmath.h>
 #include <sphinxbase/feat.h>
 #include <sphinxbase/cmn.h>
+#include <sphinxbase/fe.h>
 
 // cmd_ln_init is variadic, which cgo cannot call; cmd_ln_parse_r takes the same
 // name/value pairs as an argv (argv[0] is skipped, as a program name).
@@ -50,25 +51,65 @@ static double vl_min_word_posterior(ps_decoder_t *ps) {
 	return lowest;
 }
 
-// vl_cmn_save copies the decoder's initial cepstral mean, so that every utterance
-// can start from it (see decoder.cmnInit).
-static mfcc_t *vl_cmn_save(ps_decoder_t *ps) {
+// vl_cmn_prime sets the live cepstral mean to the mean of the utterance's own
+// cepstra, computed with the decoder's front end. Returns 0, or -1 when it could not.
+static int vl_cmn_prime(ps_decoder_t *ps, const int16 *samples, size_t n) {
+	enum { block = 64 };
+	fe_t *fe = ps_get_fe(ps);
 	feat_t *f = ps_get_feat(ps);
-	if (f == NULL || f->cmn_struct == NULL) {
-		return NULL;
+	if (fe == NULL || f == NULL || f->cmn_struct == NULL) {
+		return -1;
 	}
-	mfcc_t *v = malloc(sizeof(mfcc_t) * f->cmn_struct->veclen);
-	if (v != NULL) {
-		cmn_live_get(f->cmn_struct, v);
+	int ncep = fe_get_output_size(fe);
+	if (ncep != f->cmn_struct->veclen) {
+		return -1;
 	}
-	return v;
-}
-
-static void vl_cmn_restore(ps_decoder_t *ps, mfcc_t *v) {
-	feat_t *f = ps_get_feat(ps);
-	if (v != NULL && f != NULL && f->cmn_struct != NULL) {
-		cmn_live_set(f->cmn_struct, v);
+	mfcc_t *buf = malloc(sizeof(mfcc_t) * ncep * (block + 1));
+	mfcc_t *rows[block + 1];
+	double *sum = calloc(ncep, sizeof(double));
+	if (buf == NULL || sum == NULL) {
+		free(buf);
+		free(sum);
+		return -1;
 	}
+	for (int i = 0; i <= block; i++) {
+		rows[i] = buf + i * ncep;
+	}
+	long frames = 0;
+	int rv = fe_start_utt(fe);
+	const int16 *p = samples;
+	while (rv >= 0 && n > 0) {
+		int32 nfr = block;
+		int32 idx;
+		size_t before = n;
+		rv = fe_process_frames(fe, &p, &n, rows, &nfr, &idx);
+		for (int i = 0; rv >= 0 && i < nfr; i++) {
+			for (int k = 0; k < ncep; k++) {
+				sum[k] += MFCC2FLOAT(rows[i][k]);
+			}
+		}
+		frames += nfr;
+		if (nfr == 0 && n == before) {
+			break;
+		}
+	}
+	int32 last = 0;
+	fe_end_utt(fe, rows[block], &last);
+	if (last > 0) {
+		for (int k = 0; k < ncep; k++) {
+			sum[k] += MFCC2FLOAT(rows[block][k]);
+		}
+		frames += last;
+	}
+	if (rv >= 0 && frames > 0) {
+		for (int k = 0; k < ncep; k++) {
+			buf[k] = FLOAT2MFCC(sum[k] / frames);
+		}
+		cmn_live_set(f->cmn_struct, buf);
+	}
+	free(buf);
+	free(sum);
+	return rv >= 0 && frames > 0 ? 0 : -1;
 }
 
 static void vl_silence_log(void) {
@@ -102,11 +143,6 @@ var silenceLog = sync.OnceFunc(func() { C.vl_silence_log() })
 type decoder struct {
 	ps      *C.ps_decoder_t
 	general string // name of the search over the stock en-us language model
-	// cmnInit is the cepstral mean the models start with. Live cepstral mean
-	// normalisation otherwise carries each utterance's mean into the next, so that one
-	// caller's recording would change how the next caller's is heard, and the two
-	// searches of one recording would see different features.
-	cmnInit *C.mfcc_t
 }
 
 // domainSearch names the search over the assistant's own language model.
@@ -139,7 +175,7 @@ func newDecoder(modelDir string) (*decoder, error) {
 	if ps == nil {
 		return nil, errors.New("pocketsphinx: the decoder could not be initialised from " + modelDir)
 	}
-	return &decoder{ps: ps, general: C.GoString(C.ps_get_search(ps)), cmnInit: C.vl_cmn_save(ps)}, nil
+	return &decoder{ps: ps, general: C.GoString(C.ps_get_search(ps))}, nil
 }
 
 // hasWord reports whether the dictionary knows word.
@@ -184,7 +220,15 @@ func (d *decoder) decode(ctx context.Context, search string, pcm []int16) (hypot
 	if C.ps_set_search(d.ps, cs) < 0 {
 		return hypothesis{}, fmt.Errorf("pocketsphinx: no search %q", search)
 	}
-	C.vl_cmn_restore(d.ps, d.cmnInit)
+	// Live cepstral mean normalisation starts each utterance from the mean the last
+	// one ended with, and only updates it after a few seconds: the first recording
+	// after start-up would be heard through the model's generic initial mean (badly,
+	// for telephone-band audio), and each caller's recording would change how the
+	// next caller's is heard. Starting from the utterance's own mean makes a
+	// transcript depend on its recording alone.
+	if len(pcm) > 0 {
+		C.vl_cmn_prime(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm)))
+	}
 	if C.ps_start_utt(d.ps) < 0 {
 		return hypothesis{}, errors.New("pocketsphinx: cannot start an utterance")
 	}
@@ -221,9 +265,6 @@ func (d *decoder) close() {
 	if d.ps != nil {
 		C.ps_free(d.ps)
 		d.ps = nil
-	}
-	if d.cmnInit != nil {
-		C.free(unsafe.Pointer(d.cmnInit))
-		d.cmnInit = nil
+
 	}
 }
