@@ -337,3 +337,25 @@ func TestAssistantUnsupportedLanguage(t *testing.T) {
 	require.Equal(t, "pt", pt["language"])
 	require.Equal(t, "help", pt["intent"])
 }
+
+// TestAssistantIdempotency: a retried message with the same Idempotency-Key gets the
+// first reply back and is not answered (nor stored) twice.
+func TestAssistantIdempotency(t *testing.T) {
+	w := newAssistantWorld(t)
+	h := w.h
+	send := func(key, text string) response {
+		return h.do(request{method: "POST", path: "/v1/assistant/messages", token: w.agent,
+			body: map[string]any{"text": text}, header: map[string]string{"Idempotency-Key": key}})
+	}
+	first := send("q-1", "What is the status of parcel "+w.pending+"?")
+	require.Equal(t, 201, first.status)
+	again := send("q-1", "What is the status of parcel "+w.pending+"?")
+	require.Equal(t, 201, again.status)
+	require.Equal(t, string(first.body), string(again.body))
+	sid := attrs(t, first)["sessionId"].(string)
+	page := attrs(t, h.do(request{method: "GET", path: "/v1/assistant/sessions/" + sid, token: w.agent}))
+	require.EqualValues(t, 2, page["messageCount"])
+	other := send("q-1", "help")
+	require.Equal(t, 422, other.status)
+	require.Equal(t, "idempotency_key_reused", other.errorCode(t))
+}

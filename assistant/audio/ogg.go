@@ -6,8 +6,12 @@ import (
 	"fmt"
 )
 
-// maxOggResyncs bounds how many damaged stretches probeOgg skips.
-const maxOggResyncs = 1024
+// maxOggResyncs and maxOggWasted bound how many damaged stretches probeOgg
+// skips, and how many bytes it checksums in pages that turn out damaged.
+const (
+	maxOggResyncs = 1024
+	maxOggWasted  = 4 << 20
+)
 
 // oggPage is one page of an Ogg bitstream (RFC 3533).
 type oggPage struct {
@@ -53,6 +57,13 @@ func parseOggPage(b []byte) (oggPage, bool) {
 	if len(b) < size {
 		return oggPage{}, false
 	}
+	p := oggPage{
+		headerType: b[5],
+		granule:    int64(binary.LittleEndian.Uint64(b[6:14])),
+		serial:     binary.LittleEndian.Uint32(b[14:18]),
+		body:       b[27+nseg : size],
+		size:       size,
+	}
 	var crc uint32
 	for i, c := range b[:size] {
 		if i >= 22 && i < 26 {
@@ -60,16 +71,9 @@ func parseOggPage(b []byte) (oggPage, bool) {
 		}
 		crc = crc<<8 ^ oggCRC[byte(crc>>24)^c]
 	}
-	if crc != binary.LittleEndian.Uint32(b[22:26]) {
-		return oggPage{}, false
-	}
-	return oggPage{
-		headerType: b[5],
-		granule:    int64(binary.LittleEndian.Uint64(b[6:14])),
-		serial:     binary.LittleEndian.Uint32(b[14:18]),
-		body:       b[27+nseg : size],
-		size:       size,
-	}, true
+	// A page that fails its checksum still reports its size: the caller counts
+	// the bytes it cost.
+	return p, crc == binary.LittleEndian.Uint32(b[22:26])
 }
 
 // probeOgg reads the codec from the first page's identification header and the
@@ -78,7 +82,7 @@ func parseOggPage(b []byte) (oggPage, bool) {
 // every step moves forward, so the walk ends.
 func probeOgg(b []byte) (Info, error) {
 	first, ok := parseOggPage(b)
-	if !ok {
+	if !ok || first.size == 0 {
 		return Info{}, fmt.Errorf("%w: OGG: first page is damaged or truncated", ErrMalformed)
 	}
 	if first.headerType&0x02 == 0 {
@@ -120,15 +124,16 @@ func probeOgg(b []byte) (Info, error) {
 		return info, nil
 	}
 	last := int64(-1)
-	resyncs := 0
+	resyncs, wasted := 0, 0
 	for off := 0; off < len(b); {
 		p, ok := parseOggPage(b[off:])
 		if !ok {
 			// Each failed candidate may cost a checksum over 64 KiB; bounding
-			// their number keeps a file of fake capture patterns from making the
-			// walk quadratic.
-			if resyncs++; resyncs > maxOggResyncs {
-				return Info{}, fmt.Errorf("%w: OGG: more than %d damaged pages", ErrMalformed, maxOggResyncs)
+			// their number and the bytes they cost keeps a file of fake capture
+			// patterns from making the walk quadratic.
+			resyncs, wasted = resyncs+1, wasted+p.size
+			if resyncs > maxOggResyncs || wasted > maxOggWasted {
+				return Info{}, fmt.Errorf("%w: OGG: too many damaged pages", ErrMalformed)
 			}
 			next := bytes.Index(b[off+1:], []byte("OggS"))
 			if next < 0 {

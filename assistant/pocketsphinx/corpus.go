@@ -22,8 +22,8 @@ var domainTemplates = []corpusTemplate{
 	{{"what is", "what's", "tell me", "show me", "check", "i want to know"}, {"the status of"}, {"my", "the", "this", "our"}, {"parcel", "land", "plot", "property", "land parcel", "land title"}},
 	{{"status of"}, {"my", "the", "this"}, {"parcel", "land", "property"}},
 	{{"status of parcel", "parcel status", "check parcel", "status of land parcel"}, {"", "please"}},
-	{{"is"}, {"my", "the", "this"}, {"parcel", "land", "property"}, {"certified", "registered", "pending", "approved"}},
-	{{"has"}, {"my", "the"}, {"parcel", "land", "property"}, {"been"}, {"certified", "registered", "approved"}},
+	{{"is"}, {"my", "the", "this"}, {"parcel", "land", "property"}, {"registered", "pending", "approved"}},
+	{{"has"}, {"my", "the"}, {"parcel", "land", "property"}, {"been"}, {"registered", "approved"}},
 	{{"where is", "what happened to"}, {"my"}, {"parcel", "land", "property"}, {"registration", "certificate", "application"}},
 	// Certificate check.
 	{{"is"}, {"this", "the", "my"}, {"certificate", "land certificate", "parcel certificate"}, {"authentic", "valid", "genuine", "real", "revoked", "current", "still valid"}},

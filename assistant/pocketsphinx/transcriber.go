@@ -140,33 +140,43 @@ func (t *Transcriber) Transcribe(ctx context.Context, in assistant.SpeechInput) 
 		return nil, audioError(err)
 	}
 	samples := audio.Resample(pcm, sampleRate).Int16()
-	text, err := t.recognize(ctx, samples)
+	r, err := t.recognize(ctx, samples)
 	if err != nil {
 		return nil, err
 	}
-	return &assistant.Transcription{Text: text, Language: "en", Provider: Provider}, nil
+	return &assistant.Transcription{Text: r.chosen.text, Language: "en", Provider: Provider}, nil
+}
+
+// recognition is the outcome of both searches over one recording.
+type recognition struct {
+	domain, general hypothesis
+	chosen          hypothesis
+	search          string // searchDomain or searchGeneral: which one chosen came from
 }
 
 // recognize transcribes 16 kHz mono samples with a decoder from the pool.
-func (t *Transcriber) recognize(ctx context.Context, samples []int16) (string, error) {
+func (t *Transcriber) recognize(ctx context.Context, samples []int16) (recognition, error) {
+	var r recognition
 	d, err := t.acquire(ctx)
 	if err != nil {
-		return "", err
+		return r, err
 	}
 	defer func() { t.pool <- d }()
 	if len(samples) == 0 {
-		return "", nil
+		return r, nil
 	}
-	general, err := d.decode(ctx, d.general, samples)
-	if err != nil || t.cfg.GeneralOnly {
-		return general.text, decodeError(err)
+	if r.general, err = d.decode(ctx, d.general, samples); err != nil {
+		return r, decodeError(err)
 	}
-	domain, err := d.decode(ctx, domainSearch, samples)
-	if err != nil {
-		return "", decodeError(err)
+	if t.cfg.GeneralOnly {
+		r.chosen, r.search = r.general, searchGeneral
+		return r, nil
 	}
-	best, _ := choose(domain, general)
-	return best.text, nil
+	if r.domain, err = d.decode(ctx, domainSearch, samples); err != nil {
+		return r, decodeError(err)
+	}
+	r.chosen, r.search = choose(r.domain, r.general)
+	return r, nil
 }
 
 // acquire takes a decoder from the pool, waiting while all are busy.

@@ -117,6 +117,12 @@ func TestTranscribeSynthesisedSpeech(t *testing.T) {
 			if got.Provider != Provider || got.Language != "en" {
 				t.Errorf("transcription says provider %q language %q", got.Provider, got.Language)
 			}
+			if pcm, err := audio.Decode(wav, 0); err == nil {
+				if r, err := adapted.recognize(context.Background(), audio.Resample(pcm, sampleRate).Int16()); err == nil {
+					t.Logf("    chose %s: domain %q (lowest word posterior %.2f), general %q (%.2f)",
+						r.search, r.domain.text, r.domain.minWord, r.general.text, r.general.minWord)
+				}
+			}
 			wa, ea, n := wordErrorRate(ref, got.Text)
 			ws, es, _ := wordErrorRate(ref, base.Text)
 			a.errs, a.words = a.errs+ea, a.words+n
