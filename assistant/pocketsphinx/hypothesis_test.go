@@ -31,6 +31,7 @@ func TestChoose(t *testing.T) {
 		{"domain empty", hypothesis{}, hypothesis{text: "the weather is nice today", minWord: 0.1}, searchGeneral},
 		{"domain doubtful", hypothesis{text: "where is my to there", minWord: 0.01}, hypothesis{text: "the weather is nice today", minWord: 0.07}, searchGeneral},
 		{"general sure of something else", hypothesis{text: "please okay to my real morning", minWord: 0.88}, hypothesis{text: "please call me tomorrow morning", minWord: 0.82}, searchGeneral},
+		{"domain short but plausible", hypothesis{text: "thank you", minWord: 0.15}, hypothesis{text: "and you", minWord: 0.32}, searchDomain},
 		{"both agree", hypothesis{text: "hello", minWord: 0.94}, hypothesis{text: "hello", minWord: 0.94}, searchDomain},
 		{"both empty", hypothesis{}, hypothesis{}, searchGeneral},
 	}
