@@ -25,13 +25,6 @@ static ps_decoder_t *vl_decoder_new(int argc, char **argv) {
 	return ps;
 }
 
-// vl_posterior is the posterior probability (0..1) of the last hypothesis, from the
-// word lattice; 0 when there is no lattice.
-static double vl_posterior(ps_decoder_t *ps) {
-	int32 lp = ps_get_prob(ps);
-	return logmath_exp(ps_get_logmath(ps), lp);
-}
-
 // vl_min_word_posterior is the smallest posterior (0..1) of a word of the best path,
 // fillers excluded; 1 when the path has no word.
 static double vl_min_word_posterior(ps_decoder_t *ps) {
@@ -40,7 +33,7 @@ static double vl_min_word_posterior(ps_decoder_t *ps) {
 	ps_seg_t *seg;
 	for (seg = ps_seg_iter(ps); seg != NULL; seg = ps_seg_next(seg)) {
 		const char *w = ps_seg_word(seg);
-		if (w[0] == '<' || w[0] == '[') {
+		if (w[0] == '<' || w[0] == '[' || w[0] == '+') {
 			continue;
 		}
 		double p = logmath_exp(ps_get_logmath(ps), ps_seg_prob(seg, &ascr, &lscr, &lback));
@@ -143,6 +136,10 @@ var silenceLog = sync.OnceFunc(func() { C.vl_silence_log() })
 type decoder struct {
 	ps      *C.ps_decoder_t
 	general string // name of the search over the stock en-us language model
+	// argv holds the configuration strings: sphinxbase documents that its parsed
+	// configuration may point into them, and the decoder keeps that configuration,
+	// so they are freed with the decoder.
+	argv []*C.char
 }
 
 // domainSearch names the search over the assistant's own language model.
@@ -166,16 +163,14 @@ func newDecoder(modelDir string) (*decoder, error) {
 	for i, a := range args {
 		argv[i] = C.CString(a)
 	}
-	// cmd_ln_parse_r keeps pointers into argv for the life of the configuration,
-	// which ends inside vl_decoder_new (ps_init takes its own reference and copies).
+	// The argv array itself is Go memory that C reads only during the call; the
+	// strings it points to are C memory, kept until close.
 	ps := C.vl_decoder_new(C.int(len(argv)), &argv[0])
-	for _, a := range argv {
-		C.free(unsafe.Pointer(a))
-	}
 	if ps == nil {
+		freeAll(argv)
 		return nil, errors.New("pocketsphinx: the decoder could not be initialised from " + modelDir)
 	}
-	return &decoder{ps: ps, general: C.GoString(C.ps_get_search(ps))}, nil
+	return &decoder{ps: ps, general: C.GoString(C.ps_get_search(ps)), argv: argv}, nil
 }
 
 // hasWord reports whether the dictionary knows word.
@@ -249,12 +244,11 @@ func (d *decoder) decode(ctx context.Context, search string, pcm []int16) (hypot
 		return hypothesis{}, errors.New("pocketsphinx: cannot end the utterance")
 	}
 	var score C.int32
-	h := hypothesis{frames: int(C.ps_get_n_frames(d.ps))}
+	var h hypothesis
 	if p := C.ps_get_hyp(d.ps, &score); p != nil {
 		h.text = cleanHypothesis(C.GoString(p))
 	}
 	if h.text != "" {
-		h.posterior = float64(C.vl_posterior(d.ps))
 		h.minWord = float64(C.vl_min_word_posterior(d.ps))
 	}
 	return h, nil
@@ -265,6 +259,14 @@ func (d *decoder) close() {
 	if d.ps != nil {
 		C.ps_free(d.ps)
 		d.ps = nil
+	}
+	freeAll(d.argv)
+	d.argv = nil
+}
 
+// freeAll frees C strings.
+func freeAll(strs []*C.char) {
+	for _, s := range strs {
+		C.free(unsafe.Pointer(s))
 	}
 }

@@ -4,10 +4,8 @@ import "strings"
 
 // hypothesis is what one search produced for an utterance.
 type hypothesis struct {
-	text      string  // words, lower-case, single-spaced; "" for none
-	posterior float64 // lattice posterior of the whole text, 0..1
-	minWord   float64 // smallest lattice posterior of one word of text, 0..1
-	frames    int     // 10 ms frames decoded
+	text    string  // words, lower-case, single-spaced; "" for none
+	minWord float64 // smallest lattice posterior of one word of text, 0..1
 }
 
 // Thresholds of the choice between the domain and the general hypothesis, set on
