@@ -1,12 +1,14 @@
 package httpserver
 
 import (
+	"context"
 	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/assistant"
@@ -93,11 +95,21 @@ func (s *Server) sendAssistantMessage(w http.ResponseWriter, r *http.Request) er
 // assistantVoice answers POST /v1/assistant/voice (multipart/form-data: file,
 // sessionId?, language?): 201 with the transcript, and the reply with a sessionId.
 func (s *Server) assistantVoice(w http.ResponseWriter, r *http.Request) error {
+	// Transcription may take longer than an ordinary request: the write deadline is
+	// pushed to the idempotency lease (so that a retry with the same key never runs
+	// while the first is still transcribing), and the work is bounded just inside it.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(idempotencyLease))
+	ctx, cancel := context.WithTimeout(r.Context(), voiceTimeout)
+	defer cancel()
 	req, err := readVoiceForm(r)
 	if err != nil {
 		return err
 	}
-	res, err := s.cfg.Assistant.Transcribe(r.Context(), principal(r), req)
+	res, err := s.cfg.Assistant.Transcribe(ctx, principal(r), req)
+	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+		return veriland.Errorf(veriland.CodeUnavailable, "transcription took longer than %d s; send a shorter recording, or configure a faster transcriber (-transcriber-url)",
+			int(voiceTimeout.Seconds())).WithCause(err)
+	}
 	if err != nil {
 		return err
 	}
@@ -108,6 +120,9 @@ func (s *Server) assistantVoice(w http.ResponseWriter, r *http.Request) error {
 	s.writeResource(w, r, http.StatusCreated, typeAssistantTranscriptions, res.ID, res, self)
 	return nil
 }
+
+// voiceTimeout bounds one voice request's reading, transcription and answer.
+const voiceTimeout = idempotencyLease - 15*time.Second
 
 // maxVoiceField bounds the text fields of a voice upload.
 const maxVoiceField = 256
