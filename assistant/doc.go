@@ -6,6 +6,7 @@
 // # API summary (for the HTTP layer)
 //
 //	Service.CreateSession(ctx, p, SessionRequest) (*Session, error)           POST /v1/assistant/sessions (201)
+//	Service.ListSessions(ctx, p, cursor, limit) ([]*Session, next, error)     GET /v1/assistant/sessions (newest first)
 //	Service.GetSession(ctx, p, id, cursor, limit) (*SessionPage, error)        GET /v1/assistant/sessions/{id}
 //	Service.DeleteSession(ctx, p, id) error                                    DELETE /v1/assistant/sessions/{id} (204)
 //	Service.Send(ctx, p, MessageRequest) (*Message, error)                     POST /v1/assistant/messages (201)

@@ -18,6 +18,7 @@ import (
 const (
 	bucketSessions = "assistant_sessions" // session id → sessionRecord JSON
 	bucketMessages = "assistant_messages" // session id ‖ 0x00 ‖ uint64 seq → messageRecord JSON
+	bucketOwners   = "assistant_owners"   // account ‖ 0x00 ‖ sub ‖ 0x00 ‖ ^createdAt ns ‖ session id → empty
 )
 
 // sessionRecord is a session as stored. Key is the session's own AES-256 data key,
@@ -95,6 +96,52 @@ func (r repository) ownedSession(p veriland.Principal, id string) (*sessionRecor
 	return &rec, nil
 }
 
+// ownerPrefix is the index prefix of one (account, sub)'s sessions. Account ids and
+// subs cannot hold 0x00 (they come from JWT claims, which are JSON strings checked by
+// the token layer), so the prefix is unambiguous.
+func ownerPrefix(p veriland.Principal) []byte {
+	return []byte(p.Account + "\x00" + p.Subject + "\x00")
+}
+
+// ownerKey sorts an owner's sessions newest first.
+func ownerKey(rec *sessionRecord) []byte {
+	k := []byte(rec.Account + "\x00" + rec.Subject + "\x00")
+	k = binary.BigEndian.AppendUint64(k, ^uint64(rec.CreatedAt.UnixNano()))
+	return append(k, rec.ID...)
+}
+
+// indexSession records a new session under its owner.
+func (r repository) indexSession(rec *sessionRecord) error {
+	return r.tx.Put(r.bucket(bucketOwners), ownerKey(rec), nil)
+}
+
+// ownedSessions returns up to limit of p's sessions after the index key after (nil:
+// from the newest), newest first, and the index key of the last one when more follow.
+func (r repository) ownedSessions(p veriland.Principal, after []byte, limit int) ([]*sessionRecord, []byte, error) {
+	prefix := ownerPrefix(p)
+	rg := storage.Range{Prefix: prefix}
+	if after != nil {
+		rg.Start = append(append([]byte{}, after...), 0)
+	}
+	var out []*sessionRecord
+	var last, next []byte
+	err := r.tx.Scan(r.bucket(bucketOwners), rg, func(k, _ []byte) error {
+		if len(out) == limit {
+			next = last
+			return storage.ErrStop
+		}
+		id := string(k[len(prefix)+8:])
+		rec, err := r.ownedSession(p, id)
+		if err != nil {
+			return err
+		}
+		out = append(out, rec)
+		last = append([]byte{}, k...)
+		return nil
+	})
+	return out, next, err
+}
+
 func (r repository) putSession(rec *sessionRecord) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -137,8 +184,9 @@ func (r repository) messages(sessionID string, after uint64, limit int) ([]*mess
 	return out, more, err
 }
 
-// deleteSession deletes the session record and all its messages.
-func (r repository) deleteSession(id string) error {
+// deleteSession deletes the session record, its index entry and all its messages.
+func (r repository) deleteSession(rec *sessionRecord) error {
+	id := rec.ID
 	var keys [][]byte
 	err := r.tx.Scan(r.bucket(bucketMessages), storage.Range{Prefix: append([]byte(id), 0)}, func(k, _ []byte) error {
 		keys = append(keys, k)
@@ -152,7 +200,10 @@ func (r repository) deleteSession(id string) error {
 			return err
 		}
 	}
-	return r.tx.Delete(r.bucket(bucketSessions), []byte(id))
+	if err := r.tx.Delete(r.bucket(bucketOwners), ownerKey(rec)); err != nil {
+		return err
+	}
+	return r.tx.Delete(r.bucket(bucketSessions), []byte(rec.ID))
 }
 
 // Cursors of a session's messages are the base64url of the last sequence number.

@@ -1,7 +1,9 @@
 package assistant
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"time"
 	"unicode/utf8"
@@ -92,7 +94,50 @@ func (s *Service) newSession(tx storage.Tx, p veriland.Principal, req SessionReq
 			return nil, err
 		}
 	}
-	return rec, repo(tx, p.Env).putSession(rec)
+	r := repo(tx, p.Env)
+	if err := r.indexSession(rec); err != nil {
+		return nil, err
+	}
+	return rec, r.putSession(rec)
+}
+
+// ListSessions returns up to limit of p's sessions after cursor ("" starts at the
+// newest), newest first, without their messages, and the cursor of the next page (""
+// at the end). Errors: validation_failed (a cursor this service did not issue).
+func (s *Service) ListSessions(ctx context.Context, p veriland.Principal, cursor string, limit int) ([]*Session, string, error) {
+	if err := s.check(p.Env); err != nil {
+		return nil, "", err
+	}
+	var after []byte
+	if cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(cursor)
+		if err != nil || !bytes.HasPrefix(b, ownerPrefix(p)) || len(b) > 1024 {
+			return nil, "", veriland.Invalid("/cursor", "cursor is not one this server issued").WithMeta("parameter", "cursor")
+		}
+		after = b
+	}
+	limit = min(max(limit, 1), 100)
+	var out []*Session
+	var next []byte
+	err := s.Store.View(ctx, func(tx storage.Tx) error {
+		recs, n, err := repo(tx, p.Env).ownedSessions(p, after, limit)
+		if err != nil {
+			return err
+		}
+		next = n
+		for _, rec := range recs {
+			v, err := s.sessionView(p.Env, rec)
+			if err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return nil
+	})
+	if err != nil || next == nil {
+		return out, "", err
+	}
+	return out, base64.RawURLEncoding.EncodeToString(next), nil
 }
 
 // SessionPage is a session with one page of its messages, oldest first.
@@ -155,10 +200,11 @@ func (s *Service) DeleteSession(ctx context.Context, p veriland.Principal, id st
 	}
 	return s.Store.Update(ctx, func(tx storage.Tx) error {
 		r := repo(tx, p.Env)
-		if _, err := r.ownedSession(p, id); err != nil {
+		rec, err := r.ownedSession(p, id)
+		if err != nil {
 			return err
 		}
-		return r.deleteSession(id)
+		return r.deleteSession(rec)
 	})
 }
 

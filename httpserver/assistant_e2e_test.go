@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
@@ -265,9 +266,9 @@ func TestAssistantSessionErasure(t *testing.T) {
 	require.Equal(t, 404, h.do(request{method: "DELETE", path: "/v1/assistant/sessions/" + id, token: w.agent}).status)
 	n := 0
 	require.NoError(t, h.store.View(t.Context(), func(tx storage.Tx) error {
-		for _, b := range []string{"SANDBOX/assistant_sessions", "SANDBOX/assistant_messages"} {
+		for _, b := range []string{"SANDBOX/assistant_sessions", "SANDBOX/assistant_messages", "SANDBOX/assistant_owners"} {
 			if err := tx.Scan(b, storage.Range{}, func(k, _ []byte) error {
-				if strings.HasPrefix(string(k), id) {
+				if strings.Contains(string(k), id) {
 					n++
 				}
 				return nil
@@ -358,4 +359,36 @@ func TestAssistantIdempotency(t *testing.T) {
 	other := send("q-1", "help")
 	require.Equal(t, 422, other.status)
 	require.Equal(t, "idempotency_key_reused", other.errorCode(t))
+}
+
+// TestAssistantSessionList: the caller's sessions, newest first, paginated; nobody
+// else's; an erased session leaves the list.
+func TestAssistantSessionList(t *testing.T) {
+	w := newAssistantWorld(t)
+	h := w.h
+	var ids []string
+	for i := range 3 {
+		h.clock.Advance(time.Second)
+		r := h.do(request{method: "POST", path: "/v1/assistant/sessions", token: w.agent, body: map[string]any{"title": fmt.Sprintf("session %d", i)}})
+		require.Equal(t, 201, r.status)
+		ids = append(ids, attrs(t, r)["id"].(string))
+	}
+	require.Equal(t, 201, h.do(request{method: "POST", path: "/v1/assistant/sessions", token: w.other}).status)
+	var got []string
+	path := "/v1/assistant/sessions?limit=2"
+	for path != "" {
+		doc := h.do(request{method: "GET", path: path, token: w.agent}).json(t)
+		for _, it := range doc["data"].([]any) {
+			got = append(got, it.(map[string]any)["id"].(string))
+		}
+		path, _ = doc["links"].(map[string]any)["next"].(string)
+	}
+	require.Equal(t, []string{ids[2], ids[1], ids[0]}, got)
+	require.Equal(t, 204, h.do(request{method: "DELETE", path: "/v1/assistant/sessions/" + ids[1], token: w.agent}).status)
+	doc := h.do(request{method: "GET", path: "/v1/assistant/sessions", token: w.agent}).json(t)
+	require.Len(t, doc["data"], 2)
+	require.Equal(t, false, doc["meta"].(map[string]any)["has_more"])
+	// A cursor of another owner is refused, not followed.
+	other := h.do(request{method: "GET", path: "/v1/assistant/sessions?cursor=" + "b3RoZXI", token: w.agent})
+	require.Equal(t, 400, other.status)
 }

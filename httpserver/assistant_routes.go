@@ -43,6 +43,25 @@ func (s *Server) createAssistantSession(w http.ResponseWriter, r *http.Request) 
 	return nil
 }
 
+// listAssistantSessions answers GET /v1/assistant/sessions: the caller's sessions,
+// newest first, without their messages.
+func (s *Server) listAssistantSessions(w http.ResponseWriter, r *http.Request) error {
+	pg, err := parsePage(r)
+	if err != nil {
+		return err
+	}
+	list, next, err := s.cfg.Assistant.ListSessions(r.Context(), principal(r), r.URL.Query().Get("cursor"), pg.limit)
+	if err != nil {
+		return err
+	}
+	items := make([]resource, 0, len(list))
+	for _, sess := range list {
+		items = append(items, newResource(typeAssistantSessions, sess.ID, sess, sessionSelf(sess.ID)))
+	}
+	s.writeCollection(w, r, items, next)
+	return nil
+}
+
 // getAssistantSession answers GET /v1/assistant/sessions/{id}: the session with one
 // page of its messages (oldest first, ?limit=&cursor=), links.next and meta.has_more.
 func (s *Server) getAssistantSession(w http.ResponseWriter, r *http.Request) error {

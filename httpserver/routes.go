@@ -94,6 +94,7 @@ func (s *Server) registerRoutes() {
 		// The assistant (SPEC S11): sessions belong to the token's (environment,
 		// account, sub); the tools read with the caller's own permissions.
 		s.add(route{method: "POST", path: "/v1/assistant/sessions", roles: anyRole, optionalBody: true, rate: "assistant", handle: s.createAssistantSession})
+		s.add(route{method: "GET", path: "/v1/assistant/sessions", roles: anyRole, rate: "assistant", handle: s.listAssistantSessions})
 		s.add(route{method: "GET", path: "/v1/assistant/sessions/{id}", roles: anyRole, rate: "assistant", handle: s.getAssistantSession})
 		s.add(route{method: "DELETE", path: "/v1/assistant/sessions/{id}", roles: anyRole, rate: "assistant", handle: s.deleteAssistantSession})
 		s.add(route{method: "POST", path: "/v1/assistant/messages", roles: anyRole, rate: "assistant", handle: s.sendAssistantMessage})
