@@ -14,6 +14,7 @@ import (
 	"github.com/veriland/veriland/chipauth"
 	"github.com/veriland/veriland/chipauth/binding"
 	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/httpserver/sandbox"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/identity/siwe"
@@ -145,6 +146,10 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 		cfg.Assistant = &assistant.Service{Store: store, Fields: cfg.Fields, Model: k.AssistantModel,
 			Transcriber: k.Transcriber, TranscriberHint: hint, Now: now, Rand: rnd, Logger: log,
 			Domain: assistant.Domain{Parcels: cfg.Parcels, Consent: cfg.Consent, Attestations: cfg.Attestations, PublicOrigin: cfg.PublicOrigin}}
+	}
+	if cfg.Sandbox == nil {
+		cfg.Sandbox = &sandbox.Seeder{Store: store, Parcels: cfg.Parcels, Consent: cfg.Consent, Identity: cfg.Identity,
+			ChainID: cfg.ChainID, Now: now, Rand: rnd, Logger: log}
 	}
 	if cfg.WebhookSecrets == nil {
 		cfg.WebhookSecrets = &webhook.SecretStore{Store: store, Now: now, Rand: rnd, Audit: auditLog}

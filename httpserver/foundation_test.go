@@ -202,19 +202,21 @@ func TestRateLimit(t *testing.T) {
 func TestAuditTamperIsReported(t *testing.T) {
 	h := newHarness(t)
 	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	// The first request seeds the account's sandbox, whose records are audited too.
+	seeded := h.do(request{method: "GET", path: "/v1/audit/verify", token: tok}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)["entries"].(float64)
 	for i := range 3 {
 		createKey(t, h, tok, "verifier", fmt.Sprintf("v%d", i))
 	}
 	rep := h.do(request{method: "GET", path: "/v1/audit/verify", token: tok}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)
 	require.Equal(t, true, rep["valid"])
-	require.EqualValues(t, 3, rep["entries"])
+	require.EqualValues(t, seeded+3, rep["entries"])
 
 	list := h.do(request{method: "GET", path: "/v1/audit?action=api_key.create", token: tok}).json(t)
 	require.Len(t, list["data"], 3)
 
-	// Rewrite entry 2's detail behind the API's back.
+	// Rewrite the second key's entry behind the API's back.
 	key := make([]byte, 8)
-	binary.BigEndian.PutUint64(key, 2)
+	binary.BigEndian.PutUint64(key, uint64(seeded)+2)
 	err := h.store.Update(t.Context(), func(tx storage.Tx) error {
 		raw, err := tx.Get(storage.Bucket(veriland.Sandbox, "audit"), key)
 		if err != nil {
@@ -231,7 +233,7 @@ func TestAuditTamperIsReported(t *testing.T) {
 	require.NoError(t, err)
 	rep = h.do(request{method: "GET", path: "/v1/audit/verify", token: tok}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)
 	require.Equal(t, false, rep["valid"])
-	require.EqualValues(t, 2, rep["firstBrokenSeq"])
+	require.EqualValues(t, seeded+2, rep["firstBrokenSeq"])
 
 	// The other environment's chain is untouched.
 	prod := h.token(veriland.RoleAdmin, veriland.Production, "admin")
@@ -415,6 +417,11 @@ func TestSandboxAuditIsolatedPerAccount(t *testing.T) {
 	h := newHarness(t)
 	adminA := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-a")
 	adminB := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-b", func(p *veriland.Principal) { p.Account = "acct_other" })
+	// Both accounts' first requests seed their sandboxes (audited too).
+	var seeded float64
+	for _, tok := range []string{adminA, adminB} {
+		seeded = h.do(request{method: "GET", path: "/v1/audit/verify", token: tok}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)["entries"].(float64)
+	}
 	createKey(t, h, adminA, "verifier", "verifier-a")
 	createKey(t, h, adminB, "verifier", "verifier-b1")
 	createKey(t, h, adminB, "verifier", "verifier-b2")
@@ -433,5 +440,5 @@ func TestSandboxAuditIsolatedPerAccount(t *testing.T) {
 	// The chain itself is one per environment and still verifies.
 	rep := h.do(request{method: "GET", path: "/v1/audit/verify", token: adminA}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)
 	require.Equal(t, true, rep["valid"])
-	require.EqualValues(t, 3, rep["entries"])
+	require.EqualValues(t, seeded+3, rep["entries"])
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/veriland/veriland/httpserver/auth"
 	"github.com/veriland/veriland/httpserver/idempotency"
 	"github.com/veriland/veriland/httpserver/ratelimit"
+	"github.com/veriland/veriland/httpserver/sandbox"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/identity/siwe"
@@ -77,6 +78,9 @@ type Config struct {
 	// Assistant is the multilingual assistant (SPEC S11): its routes under
 	// /v1/assistant.
 	Assistant *assistant.Service
+	// Sandbox seeds each account's SANDBOX on its first authenticated request and
+	// serves /v1/sandbox (SPEC S10); nil: no seeding and no sandbox routes.
+	Sandbox *sandbox.Seeder
 
 	// Webhooks: the durable outbox of verifier callbacks, the per-verifier secrets
 	// that sign them, and the inbound provider events.
@@ -217,6 +221,7 @@ func (s *Server) serveRoute(rt route, w http.ResponseWriter, r *http.Request) er
 			return err
 		}
 		r = r.WithContext(ctx)
+		s.ensureSandbox(r)
 	}
 	if err := s.limit(w, r, rt.rate); err != nil {
 		return err

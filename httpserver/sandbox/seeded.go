@@ -1,0 +1,54 @@
+package sandbox
+
+import "time"
+
+// Seeded lists the records seeded into one account's sandbox, by role, so that a
+// newcomer can use them at once (GET /v1/sandbox/scenarios, member "seeded").
+type Seeded struct {
+	Parcels              SeededParcels  `json:"parcels"`
+	Transfers            SeededTransfer `json:"transfers"`
+	VerificationRequests SeededRequests `json:"verificationRequests"`
+	Attestations         SeededConsent  `json:"attestations"`
+	Holder               SeededHolder   `json:"holder"`
+}
+
+// SeededParcels are the seeded parcels, one per state.
+type SeededParcels struct {
+	Certified        string `json:"certified"`        // CERTIFIED by NOT-SBX-1
+	Rejected         string `json:"rejected"`         // REJECTED by NOT-SBX-2
+	Pending          string `json:"pending"`          // PENDING_NOTARY, named notary NOT-SBX-3 (never answers)
+	WithOpenTransfer string `json:"withOpenTransfer"` // CERTIFIED, with a transfer waiting for NOT-SBX-3
+}
+
+// SeededTransfer is the seeded open transfer.
+type SeededTransfer struct {
+	Open string `json:"open"` // PENDING_NOTARY on Parcels.WithOpenTransfer
+}
+
+// SeededRequests are the seeded verification requests of the seed verifier.
+type SeededRequests struct {
+	Approved string `json:"approved"` // APPROVED by the seeded holder
+	Pending  string `json:"pending"`  // PENDING, for the seeded holder to answer
+}
+
+// SeededConsent is the consent attestation of the approved request.
+type SeededConsent struct {
+	Consent string `json:"consent"`
+}
+
+// SeededHolder is the seeded holder identity and its throwaway wallet. The private key
+// is shown on purpose: it exists only in this account's sandbox, so that a newcomer
+// can sign consent decisions at once.
+type SeededHolder struct {
+	SubjectRef    string `json:"subjectRef"`
+	DID           string `json:"did"`
+	WalletAddress string `json:"walletAddress"`
+	PrivateKey    string `json:"privateKey"`
+}
+
+// State is an account's sandbox: when it was seeded and what.
+type State struct {
+	Account  string    `json:"account"`
+	SeededAt time.Time `json:"seededAt"`
+	Seeded   Seeded    `json:"seeded"`
+}

@@ -1,0 +1,103 @@
+package httpserver
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/httpserver/sandbox"
+)
+
+// sandboxState reads an account's seeded state behind the API.
+func (h *harness) sandboxState(t *testing.T, account string) *sandbox.State {
+	t.Helper()
+	st, err := h.srv.cfg.Sandbox.State(t.Context(), account)
+	require.NoError(t, err)
+	return st
+}
+
+// TestSandboxSeededOnFirstUse: an account's first SANDBOX request seeds it with a
+// record of every kind, in the states S10 lists, all readable by the account at once.
+func TestSandboxSeededOnFirstUse(t *testing.T) {
+	h := newHarness(t)
+	require.Nil(t, h.sandboxState(t, "acct_test"))
+	admin := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	list := dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: admin}))
+	st := h.sandboxState(t, "acct_test")
+	require.NotNil(t, st)
+	require.Len(t, list, 4, "the first request already sees the seeded parcels")
+
+	status := func(id string) map[string]any {
+		return attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + id, token: admin}))
+	}
+	s := st.Seeded
+	require.Equal(t, "CERTIFIED", status(s.Parcels.Certified)["status"])
+	require.Equal(t, "REJECTED", status(s.Parcels.Rejected)["status"])
+	require.Equal(t, "PENDING_NOTARY", status(s.Parcels.Pending)["status"])
+	withTransfer := status(s.Parcels.WithOpenTransfer)
+	require.Equal(t, "CERTIFIED", withTransfer["status"])
+	require.Equal(t, s.Transfers.Open, withTransfer["openTransferId"])
+	require.Equal(t, "PENDING_NOTARY", attrs(t, h.do(request{method: "GET", path: "/v1/transfers/" + s.Transfers.Open, token: admin}))["status"])
+
+	approved := h.do(request{method: "GET", path: "/verify/request/" + s.VerificationRequests.Approved}).json(t)
+	require.Equal(t, "APPROVED", approved["status"])
+	require.Equal(t, s.Attestations.Consent, approved["attestationId"])
+	require.Equal(t, "PENDING", h.do(request{method: "GET", path: "/verify/request/" + s.VerificationRequests.Pending}).json(t)["status"])
+	require.Equal(t, "VALID", h.do(request{method: "GET", path: "/attestation/" + s.Attestations.Consent + "/status",
+		header: sandboxHeader}).json(t)["status"])
+
+	// The holder's throwaway key signs the pending request at once.
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(s.Holder.PrivateKey, "0x"))
+	require.NoError(t, err)
+	require.Equal(t, s.Holder.WalletAddress, crypto.PubkeyToAddress(key.PublicKey).Hex())
+	f := &consentFlow{h: h}
+	res := f.decide(t, s.VerificationRequests.Pending, key, crypto.PubkeyToAddress(key.PublicKey), "REJECTED", []string{})
+	require.Equal(t, 200, res.status, string(res.body))
+}
+
+// TestSandboxSeedsOnceUnderConcurrency: many first requests at once seed once.
+func TestSandboxSeedsOnceUnderConcurrency(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.RateLimits.Disabled = true })
+	tok := h.token(veriland.RoleVerifier, veriland.Sandbox, "agency-1", func(p *veriland.Principal) { p.Account = "acct_race" })
+	var wg sync.WaitGroup
+	counts := make([]int, 16)
+	for i := range counts {
+		wg.Go(func() {
+			r := h.do(request{method: "GET", path: "/v1/parcels", token: tok})
+			counts[i] = len(r.json(t)["data"].([]any))
+		})
+	}
+	wg.Wait()
+	for i, n := range counts {
+		require.Equal(t, 4, n, "request %d saw %d parcels", i, n)
+	}
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: tok})), 4)
+}
+
+// TestSandboxAccountsAndEnvironmentsApart: two accounts' sandboxes never see each
+// other's records; PRODUCTION is never seeded.
+func TestSandboxAccountsAndEnvironmentsApart(t *testing.T) {
+	h := newHarness(t)
+	a := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-a", func(p *veriland.Principal) { p.Account = "acct_a" })
+	b := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-b", func(p *veriland.Principal) { p.Account = "acct_b" })
+	prod := h.token(veriland.RoleAdmin, veriland.Production, "admin-p", func(p *veriland.Principal) { p.Account = "acct_a" })
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: a})), 4)
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: b})), 4)
+	require.Empty(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: prod})))
+	sa, sb := h.sandboxState(t, "acct_a").Seeded, h.sandboxState(t, "acct_b").Seeded
+	for _, id := range []string{sa.Parcels.Certified, sa.Parcels.Pending, sa.Parcels.Rejected, sa.Parcels.WithOpenTransfer} {
+		require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/parcels/" + id, token: b}).status, fmt.Sprintf("acct_b reads %s", id))
+		require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/parcels/" + id, token: prod}).status)
+	}
+	require.NotEqual(t, sa.Holder.DID, sb.Holder.DID)
+	require.NotEqual(t, sa.Holder.PrivateKey, sb.Holder.PrivateKey)
+	// PRODUCTION requests seed nothing, and a token without an account seeds nothing.
+	noAcct := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-x", func(p *veriland.Principal) { p.Account = "" })
+	h.do(request{method: "GET", path: "/v1/api-keys", token: noAcct})
+	require.Nil(t, h.sandboxState(t, ""))
+}
