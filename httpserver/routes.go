@@ -25,6 +25,7 @@ func (s *Server) registerRoutes() {
 	// Platform: health, documents, metrics.
 	s.add(route{method: "GET", path: "/v1/health", rate: noRateLimit, handle: s.health})
 	s.add(route{method: "GET", path: "/v1/openapi.json", rate: noRateLimit, handle: s.openAPI})
+	s.registerDashboard()
 	metricsHandler := s.metrics.handler(s.cfg.MetricsToken, s.writeError)
 	s.add(route{method: "GET", path: "/metrics", rate: noRateLimit, ownAuth: s.cfg.MetricsToken != "",
 		handle: func(w http.ResponseWriter, r *http.Request) error {
@@ -82,6 +83,7 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "GET", path: "/v1/parcels/{id}/history", roles: anyRole, handle: s.parcelHistory})
 		s.add(route{method: "POST", path: "/v1/parcels/{id}/transfer", roles: anyRole, handle: s.requestTransfer})
 		s.add(route{method: "GET", path: "/v1/parcels/{id}/transfers", roles: anyRole, handle: s.listParcelTransfers})
+		s.add(route{method: "GET", path: "/v1/transfers", roles: anyRole, handle: s.listOpenTransfers})
 		s.add(route{method: "GET", path: "/v1/transfers/{id}", roles: anyRole, handle: s.getTransfer})
 		s.add(route{method: "POST", path: "/v1/transfers/{id}/approve", roles: notaryOrAdmin, optionalBody: true, handle: s.approveTransfer})
 		s.add(route{method: "POST", path: "/v1/transfers/{id}/reject", roles: notaryOrAdmin, optionalBody: true, handle: s.rejectTransfer})
@@ -100,6 +102,11 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "POST", path: "/v1/assistant/messages", roles: anyRole, rate: "assistant", handle: s.sendAssistantMessage})
 		s.add(route{method: "POST", path: "/v1/assistant/voice", roles: anyRole, rate: "assistant", media: mediaMultipart,
 			bodyLimit: limitVoiceBody, handle: s.assistantVoice})
+	}
+	if s.cfg.Sandbox != nil {
+		// The account's sandbox (SPEC S10): SANDBOX tokens with an account only.
+		s.add(route{method: "GET", path: "/v1/sandbox/scenarios", roles: anyRole, handle: s.sandboxScenarios})
+		s.add(route{method: "POST", path: "/v1/sandbox/reset", roles: verifierOrAdmin, optionalBody: true, handle: s.resetSandbox})
 	}
 	if s.cfg.WebhookSecrets != nil {
 		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifierOrAdmin, handle: s.webhookSecret})

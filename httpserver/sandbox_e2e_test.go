@@ -101,3 +101,90 @@ func TestSandboxAccountsAndEnvironmentsApart(t *testing.T) {
 	h.do(request{method: "GET", path: "/v1/api-keys", token: noAcct})
 	require.Nil(t, h.sandboxState(t, ""))
 }
+
+// sandboxDoc reads GET /v1/sandbox/scenarios as tok.
+func (h *harness) sandboxDoc(t *testing.T, tok string) map[string]any {
+	t.Helper()
+	r := h.do(request{method: "GET", path: "/v1/sandbox/scenarios", token: tok})
+	require.Equal(t, 200, r.status, string(r.body))
+	return attrs(t, r)
+}
+
+// TestSandboxReset: the reset erases exactly the account's SANDBOX records — what the
+// seed made and what the account made since — re-seeds, keeps the caller's key and
+// the audit log, and touches neither another account nor PRODUCTION.
+func TestSandboxReset(t *testing.T) {
+	h := newHarness(t)
+	admin := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
+	other := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-o", func(p *veriland.Principal) { p.Account = "acct_other" })
+	prod := h.token(veriland.RoleAdmin, veriland.Production, "admin")
+
+	before := h.sandboxDoc(t, admin)
+	seeded := before["seeded"].(map[string]any)
+	require.Equal(t, "acct_test", before["account"])
+	require.NotEmpty(t, before["scenarios"])
+	oldParcels := seeded["parcels"].(map[string]any)
+
+	// The account's own work since the seed, the other account's and PRODUCTION's.
+	f := newParcelFlow(h, veriland.Sandbox)
+	mine := f.create(t, "NOT-SBX-1")["id"].(string)
+	otherDoc := h.sandboxDoc(t, other)
+	otherParcel := otherDoc["seeded"].(map[string]any)["parcels"].(map[string]any)["certified"].(string)
+	pf := newParcelFlow(h, veriland.Production)
+	prodParcel := pf.create(t, parcelNotary)["id"].(string)
+	keyID, keyTok := createKey(t, h, admin, "verifier", "verifier-before-reset")
+	sess := h.do(request{method: "POST", path: "/v1/assistant/messages", token: admin, body: map[string]any{"text": "help"}})
+	require.Equal(t, 201, sess.status)
+	sessID := attrs(t, sess)["sessionId"].(string)
+
+	r := h.do(request{method: "POST", path: "/v1/sandbox/reset", token: admin})
+	require.Equal(t, 200, r.status, string(r.body))
+	after := attrs(t, r)
+	newParcels := after["seeded"].(map[string]any)["parcels"].(map[string]any)
+	for role, id := range oldParcels {
+		require.NotEqual(t, id, newParcels[role], role)
+		require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/parcels/" + id.(string), token: admin}).status, "seeded %s survived", role)
+	}
+	require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/parcels/" + mine, token: admin}).status)
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: admin})), 4, "the new seed only")
+	require.Equal(t, 404, h.do(request{method: "GET", path: "/verify/request/" + seeded["verificationRequests"].(map[string]any)["approved"].(string)}).status)
+	require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/assistant/sessions/" + sessID, token: admin}).status)
+	// Keys: the one that made the call works; the others are gone and refused.
+	require.Equal(t, 200, h.do(request{method: "GET", path: "/v1/api-keys", token: admin}).status)
+	require.Equal(t, 401, h.do(request{method: "GET", path: "/v1/parcels", token: keyTok}).status)
+	require.Equal(t, 404, h.do(request{method: "DELETE", path: "/v1/api-keys/" + keyID, token: admin}).status)
+
+	// The other account and PRODUCTION are untouched.
+	require.Equal(t, 200, h.do(request{method: "GET", path: "/v1/parcels/" + otherParcel, token: other}).status)
+	require.Equal(t, 200, h.do(request{method: "GET", path: "/v1/parcels/" + prodParcel, token: prod}).status)
+
+	// The reset is audited, and the chain still verifies.
+	audits := h.do(request{method: "GET", path: "/v1/audit?action=sandbox.reset", token: admin}).json(t)["data"].([]any)
+	require.Len(t, audits, 1)
+	erased := audits[0].(map[string]any)["attributes"].(map[string]any)["detail"].(map[string]any)["erased"].(map[string]any)
+	require.NotZero(t, erased["parcels"])
+	require.Equal(t, true, h.do(request{method: "GET", path: "/v1/audit/verify", token: admin}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)["valid"])
+}
+
+// TestSandboxRoutesRefuse: PRODUCTION tokens, tokens without an account, and holders
+// (reset) are refused.
+func TestSandboxRoutesRefuse(t *testing.T) {
+	h := newHarness(t)
+	prod := h.token(veriland.RoleAdmin, veriland.Production, "admin")
+	noAcct := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin", func(p *veriland.Principal) { p.Account = "" })
+	holder := h.token(veriland.RoleHolder, veriland.Sandbox, "holder-1")
+	for _, c := range []struct {
+		method, path, tok string
+		status            int
+	}{
+		{"GET", "/v1/sandbox/scenarios", prod, 403},
+		{"POST", "/v1/sandbox/reset", prod, 403},
+		{"GET", "/v1/sandbox/scenarios", noAcct, 403},
+		{"POST", "/v1/sandbox/reset", holder, 403},
+		{"GET", "/v1/sandbox/scenarios", "", 401},
+	} {
+		r := h.do(request{method: c.method, path: c.path, token: c.tok})
+		require.Equal(t, c.status, r.status, "%s %s: %s", c.method, c.path, r.body)
+	}
+	require.Equal(t, 200, h.do(request{method: "GET", path: "/v1/sandbox/scenarios", token: holder}).status)
+}

@@ -78,7 +78,9 @@
 // In SANDBOX, a callback URL whose path ends in "/fail" is answered by the sandbox test
 // receiver (SPEC S10): each attempt is recorded as failed with status 500 and error
 // "sandbox receiver: /fail", without any network call, so integrators can watch the
-// retries.
+// retries. A path ending in "/timeout" is answered as a timeout: no status code, a
+// latency of DeliveryTimeout and error "sandbox receiver: /timeout (timed out after
+// 10 s)", with no network call and no waiting.
 //
 // # Secrets
 //

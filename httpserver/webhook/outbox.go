@@ -70,9 +70,9 @@ type Outbox struct {
 	// PollInterval is how often Run looks for due retries when nobody calls Notify
 	// (0: DefaultPollInterval).
 	PollInterval time.Duration
-	// DisableSandboxReceiver sends SANDBOX callbacks whose path ends in "/fail" like any
-	// other. By default the sandbox test receiver (SPEC S10) answers them as failed
-	// without a network call.
+	// DisableSandboxReceiver sends SANDBOX callbacks whose path ends in "/fail" or
+	// "/timeout" like any other. By default the sandbox test receiver (SPEC S10) answers
+	// them as failed (or timed out) without a network call.
 	DisableSandboxReceiver bool
 
 	initOnce sync.Once

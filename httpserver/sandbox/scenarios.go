@@ -1,0 +1,415 @@
+package sandbox
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/veriland/veriland/httpserver/ratelimit"
+	"github.com/veriland/veriland/httpserver/webhook"
+	"github.com/veriland/veriland/identity"
+)
+
+// Scenario is one sandbox behaviour: the exact request that triggers it and what the
+// sandbox answers (GET /v1/sandbox/scenarios, member "scenarios"). A string of the
+// request written "<…>" is a placeholder (IsPlaceholder): a value the caller computes
+// (a token, a signature, a session id), described in its text and in Prerequisites;
+// everything else is sent as listed.
+type Scenario struct {
+	ID          string `json:"id"`          // stable, "family.case"
+	Family      string `json:"family"`      // kyc, liveness, consent, chip, parcels, webhooks, ratelimit
+	Name        string `json:"name"`        // a short title
+	Description string `json:"description"` // what it shows, in words
+	// Prerequisites says what must happen first, in words, when the request alone
+	// cannot trigger the outcome.
+	Prerequisites string          `json:"prerequisites,omitempty"`
+	Request       ScenarioRequest `json:"request"`
+	Expected      Expectation     `json:"expected"`
+}
+
+// ScenarioRequest is the HTTP request of a scenario. Path is relative to the server's
+// origin; Body is JSON.
+type ScenarioRequest struct {
+	Method  string            `json:"method"`
+	Path    string            `json:"path"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    any               `json:"body,omitempty"`
+}
+
+// Expectation is what the sandbox answers a scenario's request: its HTTP status, the
+// SPEC S2.2 error code when Status ≥ 400, and the outcome in words (including what
+// follows later, such as webhook attempts).
+type Expectation struct {
+	Status  int    `json:"status"`
+	Code    string `json:"code,omitempty"`
+	Outcome string `json:"outcome"`
+}
+
+// The scenario families, in the order Scenarios lists them.
+const (
+	FamilyKYC       = "kyc"
+	FamilyLiveness  = "liveness"
+	FamilyConsent   = "consent"
+	FamilyChip      = "chip"
+	FamilyParcels   = "parcels"
+	FamilyWebhooks  = "webhooks"
+	FamilyRateLimit = "ratelimit"
+)
+
+// Families lists every scenario family, in the order Scenarios lists them.
+func Families() []string {
+	return []string{FamilyKYC, FamilyLiveness, FamilyConsent, FamilyChip, FamilyParcels, FamilyWebhooks, FamilyRateLimit}
+}
+
+// Authorization header placeholders: which SANDBOX token a scenario needs.
+const (
+	// AuthAccount is any SANDBOX API key of the account (POST /v1/api-keys).
+	AuthAccount = "Bearer <SANDBOX API key of your account>"
+	// AuthVerifier is a SANDBOX API key of the account with role verifier.
+	AuthVerifier = "Bearer <SANDBOX verifier API key of your account>"
+	// AuthNotary is a SANDBOX API key of the account with role notary and sub
+	// NOT-SBX-3, the sandbox notary that never answers on its own.
+	AuthNotary = "Bearer <SANDBOX notary API key of your account, sub NOT-SBX-3>"
+	// AuthHolder is the seeded holder's token: sign in with POST /auth/siwe
+	// (environment SANDBOX) using the seeded holder's private key.
+	AuthHolder = "Bearer <SANDBOX holder token: POST /auth/siwe signed with the seeded holder's privateKey>"
+)
+
+// HeaderEnvironment names the environment of a public request (SPEC S2).
+const HeaderEnvironment = "Veriland-Environment"
+
+// LivenessFrameIntervalMs is the spacing of the frames of the liveness scenarios.
+const LivenessFrameIntervalMs = 33
+
+// IsPlaceholder reports whether s is a placeholder of a scenario's request: a value
+// written "<…>" that the caller computes.
+func IsPlaceholder(s string) bool {
+	return len(s) > 2 && strings.HasPrefix(s, "<") && strings.HasSuffix(s, ">")
+}
+
+// SessionPlaceholder is the sessionId placeholder of a liveness verification: a
+// session started at level.
+func SessionPlaceholder(level string) string {
+	return fmt.Sprintf(`<sessionId of POST /liveness/session {"requestedLevel":"%s"}, started just before the capture>`, level)
+}
+
+// Scenarios returns every sandbox scenario, with s's seeded ids filled in where one is
+// needed (the seeded pending request for a consent decision, the seeded holder's DID
+// and wallet, …). origin is the server's public origin, used in the descriptions. The
+// list is stable: the same ids, in the same order, for every account.
+func Scenarios(origin string, s Seeded) []Scenario {
+	origin = strings.TrimRight(origin, "/")
+	var out []Scenario
+	out = append(out, kycScenarios(s)...)
+	out = append(out, livenessScenarios(s)...)
+	out = append(out, consentScenarios(origin, s)...)
+	out = append(out, chipScenarios()...)
+	out = append(out, parcelScenarios(s)...)
+	out = append(out, webhookScenarios(s)...)
+	out = append(out, rateLimitScenarios()...)
+	return out
+}
+
+// subjectPrefix is the account's prefix of fresh subjectRefs: the seeded holder's,
+// without its role.
+func subjectPrefix(s Seeded) string {
+	if p, ok := strings.CutSuffix(s.Holder.SubjectRef, ":holder"); ok && p != "" {
+		return p
+	}
+	return "sandbox"
+}
+
+func kycScenarios(s Seeded) []Scenario {
+	prefix := subjectPrefix(s)
+	issue := func(id, name, description string, scenario string, exp Expectation) Scenario {
+		return Scenario{
+			ID: "kyc." + id, Family: FamilyKYC, Name: name,
+			Description: description + " The subjectRef must be new: an identity exists once per subjectRef " +
+				"(a second call answers 409 already_exists), so change it to run the scenario again.",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/identity/issue", Headers: map[string]string{HeaderEnvironment: "SANDBOX"},
+				Body: map[string]any{
+					"subjectRef": prefix + ":kyc-" + id, "countryCode": "NG",
+					"payload": map[string]any{"scenario": scenario},
+				},
+			},
+			Expected: exp,
+		}
+	}
+	return []Scenario{
+		issue("success", "KYC approved", "The sandbox KYC provider approves at once.", identity.ScenarioSuccess,
+			Expectation{Status: 201, Outcome: "status ACTIVE: a did:veriland identity whose KYC is approved"}),
+		issue("failure", "KYC rejected", "The sandbox KYC provider rejects.", identity.ScenarioFailure,
+			Expectation{Status: 201, Outcome: "status REJECTED: the identity exists, refused, final"}),
+		issue("review", "KYC sent to manual review", "The sandbox KYC provider asks for a manual review.", identity.ScenarioReview,
+			Expectation{Status: 201, Outcome: "status PENDING_REVIEW with a reviewId; an admin decides with POST /identity/review/{id}/decision"}),
+		issue("timeout", "KYC never answers", "The sandbox KYC provider never completes the check.", identity.ScenarioTimeout,
+			Expectation{Status: 201, Outcome: "status PENDING_KYC, and it stays so: no answer ever comes"}),
+		issue("unavailable", "KYC provider down", "The sandbox KYC provider fails.", identity.ScenarioUnavailable,
+			Expectation{Status: 503, Code: "unavailable", Outcome: "503 unavailable: nothing is kept, the same subjectRef may be used again"}),
+	}
+}
+
+// livenessEvidence is the evidence of a liveness scenario with frames frames: scores
+// that clear every level's thresholds (SPEC S4), edited by edit.
+func livenessEvidence(frames int, edit func(ev map[string]map[string]any)) map[string]map[string]any {
+	ev := map[string]map[string]any{
+		"challenge": {"hueScore": 0.91, "latencyMs": 420},
+		"sensor":    {"parallaxScore": 0.93, "imuCorrelation": 0.82},
+		"camera":    {"physicalSensorId": "back-wide-0", "virtualSourceSuspected": false},
+		"timing": {"frameJitterMs": 9.5, "frameCount": frames,
+			"sessionDurationMs": (frames - 1) * LivenessFrameIntervalMs},
+	}
+	if edit != nil {
+		edit(ev)
+	}
+	return ev
+}
+
+func livenessScenarios(s Seeded) []Scenario {
+	device := s.Holder.WalletAddress
+	mock := map[string]any{"type": "MOCK", "token": "mock-attestation-token"}
+	const enrolled = "The seeded holder's device is enrolled (liveness.enroll); its key is the holder's privateKey. "
+	verify := func(id, name, description, level string, frames int, edit func(map[string]map[string]any), exp Expectation) Scenario {
+		return Scenario{
+			ID: "liveness." + id, Family: FamilyLiveness, Name: name, Description: description,
+			Prerequisites: enrolled + fmt.Sprintf(
+				`Start a session with POST /liveness/session {"requestedLevel":"%s"}, capture %d frames %d ms apart within it, `+
+					"and sign the EIP-712 LivenessProof (domain Identity Liveness, version 1, chainId 1: sessionId, nonce, merkleRoot, "+
+					"frameCount, sessionDurationMs) with the device key.", level, frames, LivenessFrameIntervalMs),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/liveness/verify", Headers: map[string]string{"Authorization": AuthHolder},
+				Body: map[string]any{
+					"sessionId":       SessionPlaceholder(level),
+					"devicePublicKey": device,
+					"attestation":     mock,
+					"merkleRoot":      "<0x… Merkle root of the frames (index, timestamp in µs, frame digest)>",
+					"frameTimestamps": fmt.Sprintf("<%d capture times, unix ms, %d ms apart, after the session started>", frames, LivenessFrameIntervalMs),
+					"deviceSignature": "<0x… EIP-712 LivenessProof signature by the device key>",
+					"evidence":        livenessEvidence(frames, edit),
+				},
+			},
+			Expected: exp,
+		}
+	}
+	low := func(ev map[string]map[string]any) {
+		ev["sensor"]["parallaxScore"] = 0.6
+		ev["challenge"]["hueScore"] = 0.6
+	}
+	virtual := func(ev map[string]map[string]any) { ev["camera"]["virtualSourceSuspected"] = true }
+	return []Scenario{
+		{
+			ID: "liveness.enroll", Family: FamilyLiveness, Name: "Enrol a device with a MOCK attestation",
+			Description: "MOCK device attestation is accepted in SANDBOX only, on any platform, with trust BASIC. " +
+				"The device key here is the seeded holder's wallet key, so that the one privateKey signs everything.",
+			Prerequisites: "Sign in as the seeded holder (POST /auth/siwe, environment SANDBOX) with its privateKey.",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/liveness/device/enroll", Headers: map[string]string{"Authorization": AuthHolder},
+				Body: map[string]any{"platform": "ANDROID", "publicKey": device, "attestation": mock},
+			},
+			Expected: Expectation{Status: 201, Outcome: "a device dev_… with attestationType MOCK and trust BASIC (200 with the same device when enrolled already)"},
+		},
+		{
+			ID: "liveness.session", Family: FamilyLiveness, Name: "Start a liveness session",
+			Description:   "A session lasts 120 seconds and carries the nonce the proof signs.",
+			Prerequisites: "Sign in as the seeded holder (POST /auth/siwe, environment SANDBOX) with its privateKey.",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/liveness/session", Headers: map[string]string{"Authorization": AuthHolder},
+				Body: map[string]any{"requestedLevel": "L2"},
+			},
+			Expected: Expectation{Status: 201, Outcome: "a session lvs_… at level L2 with its nonce and expiresAt 120 s later"},
+		},
+		verify("verify_l1", "Liveness passes at L1", "Scores that clear L1 (parallax ≥ 0.50, jitter ≤ 80 ms) over 12 frames.", "L1", 12, nil,
+			Expectation{Status: 201, Outcome: "status VERIFIED at level L1, with a LIVENESS attestation of the holder"}),
+		verify("verify_l2", "Liveness passes at L2", "Scores that clear L2 (parallax ≥ 0.65, hue ≥ 0.70, latency ≤ 1500 ms, imu ≥ 0.60, jitter ≤ 50 ms) over 36 frames.", "L2", 36, nil,
+			Expectation{Status: 201, Outcome: "status VERIFIED at level L2, with a LIVENESS attestation of the holder"}),
+		verify("verify_l3_basic_device", "L3 refused to a MOCK device", "L3 needs a device enrolled with trust STRONG; a MOCK device is BASIC, whatever its scores.", "L3", 72, nil,
+			Expectation{Status: 422, Code: "liveness_rejected", Outcome: "422 liveness_rejected, reasons: device_trust_too_low"}),
+		verify("verify_low_scores", "Liveness fails on its scores", "parallaxScore 0.6 and hueScore 0.6 are below L2's thresholds.", "L2", 36, low,
+			Expectation{Status: 422, Code: "liveness_rejected", Outcome: "422 liveness_rejected, reasons: parallax_too_low, hue_too_low"}),
+		verify("verify_virtual_camera", "Virtual camera detected", "A capture the device flags as coming from a virtual camera is refused.", "L2", 36, virtual,
+			Expectation{Status: 422, Code: "liveness_rejected", Outcome: "422 liveness_rejected, reasons: virtual_camera"}),
+	}
+}
+
+func consentScenarios(origin string, s Seeded) []Scenario {
+	pending := s.VerificationRequests.Pending
+	decide := func(id, name, decision string, disclosed []string, exp Expectation) Scenario {
+		return Scenario{
+			ID: "consent." + id, Family: FamilyConsent, Name: name,
+			Description: fmt.Sprintf("The seeded holder answers the seeded pending request %s (scope is_adult, nationality). "+
+				"A request is decided once: reset the sandbox (POST /v1/sandbox/reset) to try the other answer. "+
+				"A person does the same on the consent page, %s/consent/%s.", pending, origin, pending),
+			Prerequisites: "Read the typed data with GET /consent/" + pending + ", set its message's decision to " + decision +
+				" and disclosedScopeHash to keccak256 of the keccak256 of each disclosed item, and sign its EIP-712 digest " +
+				"with the seeded holder's privateKey.",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/consent/" + pending,
+				Body: map[string]any{
+					"holderAddress": s.Holder.WalletAddress, "decision": decision, "disclosedScope": disclosed,
+					"holderSignature": "<0x… EIP-712 signature of the ConsentDecision by the seeded holder's privateKey>",
+				},
+			},
+			Expected: exp,
+		}
+	}
+	return []Scenario{
+		decide("approve", "Holder approves", "APPROVED", []string{"is_adult", "nationality"},
+			Expectation{Status: 201, Outcome: "status APPROVED with a CONSENT attestation of the holder (is_adult true, nationality verified)"}),
+		decide("reject", "Holder rejects", "REJECTED", []string{},
+			Expectation{Status: 200, Outcome: "status REJECTED, no attestation"}),
+		{
+			ID: "consent.unknown_subject", Family: FamilyConsent, Name: "Request for an unknown subject",
+			Description: "A verification request must name an identity (or a did:pkh wallet) of the environment.",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/verify/request", Headers: map[string]string{"Authorization": AuthVerifier},
+				Body: map[string]any{"subjectRef": "did:veriland:1111111111111111111111", "scope": []string{"is_adult"},
+					"reason": "Sandbox: unknown subject"},
+			},
+			Expected: Expectation{Status: 422, Code: "unknown_subject", Outcome: "422 unknown_subject at /subjectRef: nothing is created"},
+		},
+		{
+			ID: "consent.expired", Family: FamilyConsent, Name: "Request left to expire",
+			Description: "The shortest lifetime is 60 seconds; a request nobody answers in time expires.",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/verify/request", Headers: map[string]string{"Authorization": AuthVerifier},
+				Body: map[string]any{"subjectRef": s.Holder.DID, "scope": []string{"is_adult"},
+					"reason": "Sandbox: left to expire", "expiresInSeconds": 60},
+			},
+			Expected: Expectation{Status: 201, Outcome: "status PENDING; 60 s later GET /verify/request/{id} reads EXPIRED and a decision is refused with 409 invalid_state"},
+		},
+	}
+}
+
+func chipScenarios() []Scenario {
+	const build = "Pass liveness first (liveness.verify_l2) and keep its attestation id. Build the chip read with the sandbox SOD " +
+		"builder: go run ./examples/sandbox-sod -pki <the server's data directory> -liveness <that id> (a DG1 with the MRZ " +
+		"of ANNA MARIA ERIKSSON, document L898902C3, and a stand-in DG2, signed by the sandbox Document Signer the server trusts)."
+	body := func() map[string]any {
+		return map[string]any{
+			"sodBase64": "<EF.SOD, base64, from examples/sandbox-sod>",
+			"dataGroups": []map[string]any{
+				{"number": 1, "contentBase64": "<DG1, base64, from examples/sandbox-sod>"},
+				{"number": 2, "contentBase64": "<DG2, base64, from examples/sandbox-sod>"},
+			},
+			"livenessAttestationId": "<att_… of the holder's LIVENESS attestation from the last 24 hours>",
+		}
+	}
+	return []Scenario{
+		{
+			ID: "chip.success", Family: FamilyChip, Name: "Passport chip read verified",
+			Description:   "Passive authentication of a sandbox passport: the SOD's signature chains to the sandbox CSCA and every data group matches its digest.",
+			Prerequisites: build,
+			Request:       ScenarioRequest{Method: "POST", Path: "/identity/chip-verify", Headers: map[string]string{"Authorization": AuthHolder}, Body: body()},
+			Expected:      Expectation{Status: 201, Outcome: "mode PA_ONLY with a CHIP_BINDING attestation (issuingState UTO); the document is bound to the holder"},
+		},
+		{
+			ID: "chip.tampered", Family: FamilyChip, Name: "Tampered data group",
+			Description:   "A data group changed after signing no longer matches its digest in the SOD.",
+			Prerequisites: build + " Then change one byte of the decoded DG1 before encoding it again.",
+			Request:       ScenarioRequest{Method: "POST", Path: "/identity/chip-verify", Headers: map[string]string{"Authorization": AuthHolder}, Body: body()},
+			Expected:      Expectation{Status: 422, Code: "passive_auth_failed", Outcome: "422 passive_auth_failed, meta.step digest_mismatch:DG1: nothing is bound"},
+		},
+	}
+}
+
+func parcelScenarios(s Seeded) []Scenario {
+	create := func(id, name, notary, city string, lat float64, exp Expectation) Scenario {
+		return Scenario{
+			ID: "parcels." + id, Family: FamilyParcels, Name: name,
+			Description: "A certification request naming the sandbox notary " + notary + ".",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/parcels", Headers: map[string]string{"Authorization": AuthAccount},
+				Body: map[string]any{
+					"owner":  map[string]any{"fullName": "Sandbox Owner", "id_doc": "SBX-ID-0001"},
+					"parcel": map[string]any{"gps": []float64{lat, 7.3986}, "area_m2": 1200, "city": city},
+					"notary": notary,
+				},
+			},
+			Expected: exp,
+		}
+	}
+	return []Scenario{
+		create("certified", "Notary certifies at once", NotaryCertifies, "Abuja", 9.0765,
+			Expectation{Status: 201, Outcome: "status CERTIFIED at once, version 1, with its certificate hash and ERC-5192 token"}),
+		create("rejected", "Notary rejects at once", NotaryRejects, "Kano", 12.0022,
+			Expectation{Status: 201, Outcome: "status REJECTED at once"}),
+		create("pending", "Notary never answers", NotarySilent, "Lagos", 6.5244,
+			Expectation{Status: 201, Outcome: "status PENDING_NOTARY, and it stays so until a token of notary NOT-SBX-3 (or an admin) certifies or rejects it"}),
+		{
+			ID: "parcels.transfer_completed", Family: FamilyParcels, Name: "Transfer approved at once",
+			Description: fmt.Sprintf("A transfer of the seeded certified parcel %s to a new owner, naming the sandbox notary %s. "+
+				"A parcel is transferred once at a time: reset the sandbox to run it again.", s.Parcels.Certified, NotaryCertifies),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/parcels/" + s.Parcels.Certified + "/transfer", Headers: map[string]string{"Authorization": AuthAccount},
+				Body: map[string]any{
+					"newOwner": map[string]any{"fullName": "Sandbox Buyer", "id_doc": "SBX-ID-0003"},
+					"notary":   NotaryCertifies,
+				},
+			},
+			Expected: Expectation{Status: 202, Outcome: "status COMPLETED at once: the parcel is re-certified to the new owner (version 2)"},
+		},
+		{
+			ID: "parcels.certify_pending", Family: FamilyParcels, Name: "Notary certifies the pending parcel",
+			Description: fmt.Sprintf("The seeded pending parcel %s names %s, which never answers on its own; its notary certifies it "+
+				"by hand, as on the dashboard.", s.Parcels.Pending, NotarySilent),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/parcels/" + s.Parcels.Pending + "/certify", Headers: map[string]string{"Authorization": AuthNotary},
+			},
+			Expected: Expectation{Status: 200, Outcome: "status CERTIFIED, version 1, with its certificate hash"},
+		},
+		{
+			ID: "parcels.approve_open_transfer", Family: FamilyParcels, Name: "Notary approves the open transfer",
+			Description: fmt.Sprintf("The seeded open transfer %s (of parcel %s) waits for %s; its notary approves it by hand.",
+				s.Transfers.Open, s.Parcels.WithOpenTransfer, NotarySilent),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/transfers/" + s.Transfers.Open + "/approve", Headers: map[string]string{"Authorization": AuthNotary},
+			},
+			Expected: Expectation{Status: 200, Outcome: "status COMPLETED: the parcel now belongs to the new owner (id_doc ending 0002)"},
+		},
+	}
+}
+
+func webhookScenarios(s Seeded) []Scenario {
+	request := func(id, name, path, description, outcome string) Scenario {
+		return Scenario{
+			ID: "webhooks." + id, Family: FamilyWebhooks, Name: name, Description: description,
+			Prerequisites: "Once created, have the seeded holder approve it as in consent.approve (on this request's id); " +
+				"the outbox then delivers verification.approved to the callbackUrl. Watch it with GET /v1/webhooks/deliveries.",
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/verify/request", Headers: map[string]string{"Authorization": AuthVerifier},
+				Body: map[string]any{"subjectRef": s.Holder.DID, "scope": []string{"is_adult", "nationality"},
+					"reason": "Sandbox: webhook " + path, "callbackUrl": "https://hooks.example.com/veriland" + path},
+			},
+			Expected: Expectation{Status: 201, Outcome: outcome},
+		}
+	}
+	return []Scenario{
+		request("fail", "Callback answered 500", webhook.SandboxFailPath,
+			"In SANDBOX a callbackUrl whose path ends in /fail is answered by the sandbox test receiver, without any network call.",
+			fmt.Sprintf("status PENDING; every delivery attempt is recorded with statusCode 500 and error %q, retried on the schedule "+
+				"(0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h) and FAILED 24 h after the first", webhook.SandboxFailError)),
+		request("timeout", "Callback times out", webhook.SandboxTimeoutPath,
+			"In SANDBOX a callbackUrl whose path ends in /timeout is answered as a receiver that never answers, without any network call or wait.",
+			fmt.Sprintf("status PENDING; every delivery attempt is recorded with no statusCode, latencyMs %d and error %q, retried on the "+
+				"schedule and FAILED 24 h after the first", webhook.DeliveryTimeout.Milliseconds(), webhook.SandboxTimeoutError)),
+	}
+}
+
+func rateLimitScenarios() []Scenario {
+	p := ratelimit.WalletPolicy()
+	interval := p.Window / time.Duration(p.Limit)
+	retry := int(math.Ceil(interval.Seconds()))
+	return []Scenario{{
+		ID: "ratelimit.wallet", Family: FamilyRateLimit, Name: "Per-wallet rate limit",
+		Description: fmt.Sprintf("Authenticated requests are limited per wallet (else per token sub): %d a minute, burst %d. "+
+			"Sandbox quotas are unlimited except this limit.", p.Limit, p.Burst),
+		Prerequisites: fmt.Sprintf("Send %d requests with the same token within a moment (the burst), then this one.", p.Burst),
+		Request: ScenarioRequest{
+			Method: "GET", Path: "/v1/parcels", Headers: map[string]string{"Authorization": AuthAccount},
+		},
+		Expected: Expectation{Status: 429, Code: "rate_limited",
+			Outcome: fmt.Sprintf("429 rate_limited with Retry-After: %d (one request is allowed again every %s) and RateLimit headers", retry, interval)},
+	}}
+}
