@@ -56,14 +56,11 @@ func (h *harness) sandboxScenarios(t *testing.T, acct string) (sandbox.Seeded, [
 	t.Helper()
 	tok := h.token(veriland.RoleVerifier, veriland.Sandbox, "scenario-reader", withAccount(acct))
 	r := h.do(request{method: "GET", path: "/v1/sandbox/scenarios", token: tok})
-	if r.status == http.StatusNotFound { // TEMPORARY until the lead's route lands
-		st, err := h.srv.cfg.Sandbox.Ensure(t.Context(), acct)
-		require.NoError(t, err)
-		return st.Seeded, sandbox.Scenarios(h.srv.cfg.PublicOrigin, st.Seeded)
-	}
 	require.Equal(t, http.StatusOK, r.status, string(r.body))
 	var doc scenarioDoc
 	require.NoError(t, json.Unmarshal(r.body, &doc))
+	require.Equal(t, "sandbox", doc.Data.Type)
+	require.Equal(t, acct, doc.Data.ID)
 	require.Equal(t, acct, doc.Data.Attributes.Account)
 	seeded := doc.Data.Attributes.Seeded
 	// The listed scenarios are sandbox.Scenarios with this account's ids.
