@@ -27,4 +27,22 @@
 // provider's kyc.completed results at POST /v1/webhooks/kyc, signed with the same
 // secret. Without them, PRODUCTION issuance answers 503 unavailable whose detail
 // names these flags.
+//
+// Devices: KEY_ATTESTATION is registered for both environments, pinned to Google's
+// hardware attestation roots embedded in liveness/deviceattest (RSA-4096 and Key
+// Attestation CA1); -android-package (VERILAND_ANDROID_PACKAGE) binds it to the
+// holder app's attestationApplicationId, and -android-signing-digest to its signing
+// certificates. -apple-app-id (TEAMID.bundle.id) enables APP_ATTEST, pinned to the
+// embedded Apple App Attestation root (-app-attest-development for development-build
+// keys). -play-integrity-decryption-key and -play-integrity-verification-key (the
+// Play Console's keys, with -android-package) enable PLAY_INTEGRITY, decoded offline.
+// MOCK stays SANDBOX only.
+//
+// Anchoring: SANDBOX anchors on an in-process simulated chain. -eth-rpc (https or
+// wss), -anchor-key (a file, mode 0600, with the hex secp256k1 key that pays for the
+// transactions) and -anchor-address (the anchor contract) anchor PRODUCTION
+// attestations and parcels through that node; the three go together.
+//
+// At start the server logs one "features" line per environment: what is live, and in
+// to_enable the flags that would enable the rest.
 package main

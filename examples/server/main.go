@@ -42,6 +42,11 @@ func main() {
 type options struct {
 	data, addr, origin, trustDir, rateLimit, logLevel string
 	kycURL, kycSecret                                 string
+	androidPackage, androidDigests                    string
+	appleAppID                                        string
+	appleDevelopment                                  bool
+	playDecryptionKey, playVerificationKey            string
+	ethRPC, anchorKeyFile, anchorAddress              string
 	metricsToken                                      string
 	llmURL, llmModel, llmKey                          string
 	sttURL, sttModel, sttKey                          string
@@ -63,6 +68,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.logLevel, "log-level", envOr("VERILAND_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&o.kycURL, "kyc-url", envOr("VERILAND_KYC_URL", ""), "PRODUCTION KYC provider endpoint (https; signed requests, identity.HTTPKYC); without it PRODUCTION issuance answers 503")
 	fs.StringVar(&o.kycSecret, "kyc-secret", envOr("VERILAND_KYC_SECRET", ""), "with -kyc-url: the secret shared with the KYC provider, whsec_<base64>; it signs requests and verifies its kyc.completed webhooks")
+	fs.StringVar(&o.androidPackage, "android-package", envOr("VERILAND_ANDROID_PACKAGE", ""), "Android application id of the holder app: KEY_ATTESTATION chains must name it (attestationApplicationId); PLAY_INTEGRITY verdicts must be for it")
+	fs.StringVar(&o.androidDigests, "android-signing-digest", envOr("VERILAND_ANDROID_SIGNING_DIGEST", ""), "with -android-package: comma-separated SHA-256 digests (hex or base64) of the app's signing certificates; KEY_ATTESTATION chains must carry one")
+	fs.StringVar(&o.appleAppID, "apple-app-id", envOr("VERILAND_APPLE_APP_ID", ""), "TEAMID.bundle.id of the iOS holder app: enables APP_ATTEST (pinned to the embedded Apple App Attestation root)")
+	fs.BoolVar(&o.appleDevelopment, "app-attest-development", envOr("VERILAND_APP_ATTEST_DEVELOPMENT", "") == "true", "with -apple-app-id: accept App Attest keys of the development environment (test builds) instead of production ones")
+	fs.StringVar(&o.playDecryptionKey, "play-integrity-decryption-key", envOr("VERILAND_PLAY_INTEGRITY_DECRYPTION_KEY", ""), "with -android-package: the Play Console's base64 response decryption key; enables PLAY_INTEGRITY (verdicts decoded offline)")
+	fs.StringVar(&o.playVerificationKey, "play-integrity-verification-key", envOr("VERILAND_PLAY_INTEGRITY_VERIFICATION_KEY", ""), "with -play-integrity-decryption-key: the Play Console's base64 response verification key")
+	fs.StringVar(&o.ethRPC, "eth-rpc", envOr("VERILAND_ETH_RPC", ""), "Ethereum JSON-RPC endpoint (https or wss; http/ws only on loopback) that anchors PRODUCTION attestations and parcels; with -anchor-key and -anchor-address")
+	fs.StringVar(&o.anchorKeyFile, "anchor-key", envOr("VERILAND_ANCHOR_KEY", ""), "with -eth-rpc: file (mode 0600) holding the hex secp256k1 key that signs and pays for the anchoring transactions")
+	fs.StringVar(&o.anchorAddress, "anchor-address", envOr("VERILAND_ANCHOR_ADDRESS", ""), "with -eth-rpc: 0x address of the anchor contract that receives the digests")
 	fs.StringVar(&o.metricsToken, "metrics-token", envOr("VERILAND_METRICS_TOKEN", ""), "when set, GET /metrics requires \"Authorization: Bearer <token>\" (default: public)")
 	fs.StringVar(&o.llmURL, "llm-url", envOr("VERILAND_LLM_URL", ""), "OpenAI-compatible chat-completions base URL (e.g. http://127.0.0.1:8081/v1) that answers the assistant's messages its router cannot place; default: none (the help text)")
 	fs.StringVar(&o.llmModel, "llm-model", envOr("VERILAND_LLM_MODEL", ""), "with -llm-url: the model name")
@@ -94,6 +108,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-chain-id must be positive")
 	}
 	if err := o.checkKYC(); err != nil {
+		return nil, err
+	}
+	if err := o.checkDevice(); err != nil {
+		return nil, err
+	}
+	if err := o.checkAnchor(); err != nil {
 		return nil, err
 	}
 	if o.llmURL == "" && (o.llmModel != "" || o.llmKey != "") {
@@ -231,7 +251,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		origin = "http://" + ln.Addr().String()
 	}
 	// SANDBOX attestations are anchored on go-ethereum's in-process simulated chain
-	// (SPEC S7); PRODUCTION anchoring needs a JSON-RPC endpoint and is off here.
+	// (SPEC S7); PRODUCTION ones through the node of -eth-rpc, when it is set.
 	anchorKey, err := crypto.GenerateKey()
 	if err != nil {
 		return err
@@ -254,8 +274,17 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		ln.Close()
 		return err
 	}
-	if o.kycURL == "" {
-		logger.Info("no PRODUCTION KYC provider: PRODUCTION identity issuance answers 503 until -kyc-url and -kyc-secret (VERILAND_KYC_URL, VERILAND_KYC_SECRET) are set")
+	if keys.DeviceVerifiers, err = deviceVerifiers(o); err != nil {
+		ln.Close()
+		return err
+	}
+	eth, err := productionAnchor(ctx, o)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if eth != nil {
+		keys.Anchors[veriland.Production] = eth
 	}
 	closeSpeech, err := assistantKeys(o, &keys, logger)
 	if err != nil {
@@ -263,6 +292,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		return err
 	}
 	defer closeSpeech()
+	logSummary(logger, summarize(o, &keys, eth))
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
