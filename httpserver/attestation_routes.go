@@ -2,10 +2,13 @@ package httpserver
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/httpserver/attestationpage"
+	"github.com/veriland/veriland/httpserver/consentpage"
 )
 
 type issuerJSON struct {
@@ -34,8 +37,21 @@ func (s *Server) attestationIssuer(w http.ResponseWriter, r *http.Request) error
 
 // getAttestation answers GET /attestation/{id}: its subject holder, its verifier or
 // an admin of the same environment; anyone else is forbidden.
+//
+// A client that prefers text/html to application/json gets the attestation page
+// instead, without a token: the same page for everyone, which carries no data of the
+// attestation and reads this URL as JSON itself with the token of its URL fragment.
+// The route is registered as public for that reason; the JSON answer requires a
+// token of any role here.
 func (s *Server) getAttestation(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r)
+	w.Header().Add("Vary", "Accept")
+	if consentpage.PrefersHTML(r.Header.Get("Accept")) {
+		return s.attestationPage(w, r)
+	}
+	p, ok := veriland.PrincipalFrom(r.Context())
+	if !ok {
+		return veriland.Errorf(veriland.CodeUnauthenticated, "an Authorization: Bearer token is required")
+	}
 	att, err := s.cfg.Attestations.Get(r.Context(), p.Env, r.PathValue("id"))
 	if err != nil {
 		return err
@@ -45,6 +61,21 @@ func (s *Server) getAttestation(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.writeJSON(w, r, http.StatusOK, att)
 	return nil
+}
+
+// attestationPage serves the attestation page: 200 with the QR code of the public
+// status URL when an attestation has the id (which GET /attestation/{id}/status
+// already tells anyone), else 404.
+func (s *Server) attestationPage(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	_, _, err := findInEnvs(s, r, func(env veriland.Environment) (*attestation.StatusView, error) {
+		return s.cfg.Attestations.Status(r.Context(), env, id)
+	})
+	if err != nil && !veriland.IsCode(err, veriland.CodeNotFound) {
+		return err
+	}
+	return attestationpage.Write(w, attestationpage.View{ID: id, Found: err == nil,
+		StatusURL: strings.TrimRight(s.cfg.PublicOrigin, "/") + "/attestation/" + id + "/status"})
 }
 
 // attestationStatus answers GET /attestation/{id}/status (public).

@@ -92,11 +92,10 @@ func (s *Server) cancelVerificationRequest(w http.ResponseWriter, r *http.Reques
 // instead (S5.1): the same page for every id, which reads this URL as JSON itself.
 func (s *Server) consentContext(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Add("Vary", "Accept")
-	if consentpage.PrefersHTML(r.Header.Get("Accept")) {
-		consentpage.Write(w)
-		return nil
-	}
 	id := r.PathValue("requestId")
+	if consentpage.PrefersHTML(r.Header.Get("Accept")) {
+		return s.consentPage(w, r, id)
+	}
 	view, _, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.View, error) {
 		return s.cfg.Consent.Context(r.Context(), env, id)
 	})
@@ -105,6 +104,37 @@ func (s *Server) consentContext(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.writeJSON(w, r, http.StatusOK, view)
 	return nil
+}
+
+// consentPage serves the hosted consent page of request id in the language that
+// ?lang= or Accept-Language asks for, or its 404 page (status 404) when no
+// environment holds the request.
+func (s *Server) consentPage(w http.ResponseWriter, r *http.Request, id string) error {
+	w.Header().Add("Vary", "Accept-Language")
+	p := consentpage.Params{
+		Lang:   consentpage.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language")),
+		URL:    s.consentURL(id),
+		Origin: s.cfg.PublicOrigin,
+	}
+	if p.Origin == "" { // no public origin configured: the QR code shows the address this browser used
+		p.Origin = "http://" + r.Host
+		if r.TLS != nil {
+			p.Origin = "https://" + r.Host
+		}
+		p.URL = p.Origin + "/consent/" + id
+	}
+	_, env, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.Request, error) {
+		return s.cfg.Consent.Get(r.Context(), env, id)
+	})
+	switch {
+	case err == nil:
+		p.Environment = string(env)
+	case veriland.IsCode(err, veriland.CodeNotFound):
+		p.NotFound = true
+	default:
+		return err
+	}
+	return consentpage.Write(w, p)
 }
 
 // decideConsent answers POST /consent/{requestId} (public, rate limited per

@@ -29,6 +29,8 @@ import (
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 	"github.com/stretchr/testify/require"
 
+	"github.com/veriland/veriland/identity/siwe"
+	"github.com/veriland/veriland/internal/ethsig"
 	"github.com/veriland/veriland/internal/testenv"
 )
 
@@ -70,7 +72,11 @@ func TestConsentPageInChromium(t *testing.T) {
 		require.Equal(t, "account opening", p.text("#reason"))
 		require.Equal(t, id, p.text("#request-id"))
 		require.Equal(t, ctx["expiresAt"], p.eval(`document.getElementById('deadline').dateTime`))
-		require.Equal(t, []any{"is_adult", "nationality"}, p.eval(`Array.from(document.querySelectorAll('#scope li'), li => li.textContent)`))
+		// Scope items in words, with their codes as a detail.
+		require.Equal(t, []any{"That you are an adult", "Your nationality"}, p.eval(`Array.from(document.querySelectorAll('#scope li .label'), e => e.textContent)`))
+		require.Equal(t, []any{"is_adult", "nationality"}, p.eval(`Array.from(document.querySelectorAll('#scope li code'), e => e.textContent)`))
+		require.Equal(t, "Your verified identity", p.text("#subject-label"), "the DID is a detail, not the main text")
+		require.Equal(t, "Waiting for your answer", p.text("#request-status"))
 		require.Contains(t, p.text("#status"), "Request loaded")
 		require.Contains(t, p.text("#mode"), "never its value", "PROOF_ONLY, the default")
 		require.True(t, p.eval(`document.getElementById('liveness').hidden`).(bool))
@@ -84,6 +90,8 @@ func TestConsentPageInChromium(t *testing.T) {
 		st := h.do(request{method: "GET", path: "/verify/request/" + id}).json(t)
 		require.Equal(t, "APPROVED", st["status"])
 		require.Equal(t, "Consent attestation ID: "+st["attestationId"].(string), p.text("#result-detail"))
+		require.Equal(t, "Approved", p.text("#request-status"))
+		require.False(t, p.eval(`document.getElementById('withdraw').hidden`).(bool), "the holder may withdraw now")
 		p.noProblems()
 	})
 
@@ -188,9 +196,9 @@ func TestConsentPageInChromium(t *testing.T) {
 	t.Run("unknown request", func(t *testing.T) {
 		p := b.newPage(t, nil)
 		p.navigate(h.ts.URL + "/consent/vrq_aaaaaaaaaaaaaaaaaaaaaaaaaa")
-		p.waitFor(`document.getElementById('result-title').textContent === 'Error'`)
-		require.Contains(t, p.text("#result-detail"), "Not found")
-		require.True(t, p.eval(`document.getElementById('details').hidden`).(bool))
+		require.Equal(t, "Consent request not found", p.text("h1"))
+		require.Nil(t, p.eval(`document.getElementById('details')`), "nothing of a request")
+		p.noProblems()
 	})
 }
 
@@ -222,8 +230,9 @@ type testWallet struct {
 	wantHash      string // its disclosedScopeHash; "" to not check
 	wantRequestID string
 
-	mu sync.Mutex
-	n  int
+	mu   sync.Mutex
+	n    int
+	siwe []string // the Sign-In with Ethereum messages signed
 }
 
 func (w *testWallet) calls() int {
@@ -244,6 +253,25 @@ func (w *testWallet) handle(method string, params []json.RawMessage) (any, *wall
 	switch method {
 	case "eth_requestAccounts", "eth_accounts":
 		return []string{strings.ToLower(addr.Hex())}, nil
+	case "personal_sign":
+		// Sign-In with Ethereum: the message (hex UTF-8) must be one the server's
+		// parser takes, for this wallet's checksummed address.
+		require.Len(w.t, params, 2)
+		var msgHex, from string
+		require.NoError(w.t, json.Unmarshal(params[0], &msgHex))
+		require.NoError(w.t, json.Unmarshal(params[1], &from))
+		require.Equal(w.t, addr.Hex(), from, "the EIP-55 checksummed address")
+		text, err := hexutil.Decode(msgHex)
+		require.NoError(w.t, err)
+		msg, err := siwe.Parse(string(text))
+		require.NoError(w.t, err, "%s", text)
+		require.Equal(w.t, addr.Hex(), msg.Address)
+		w.mu.Lock()
+		w.siwe = append(w.siwe, string(text))
+		w.mu.Unlock()
+		sig, err := ethsig.Sign(w.key, ethsig.PersonalDigest(text))
+		require.NoError(w.t, err)
+		return hexutil.Encode(sig), nil
 	case "eth_signTypedData_v4":
 		require.Len(w.t, params, 2)
 		var from, raw string

@@ -49,11 +49,15 @@ func TestConsentPageNegotiation(t *testing.T) {
 		r := h.do(request{method: "GET", path: "/consent/" + id, header: map[string]string{"Accept": accept}})
 		require.Equal(t, http.StatusOK, r.status, accept)
 		require.Equal(t, "text/html; charset=utf-8", r.header.Get("Content-Type"), accept)
-		require.Equal(t, consentpage.Page(), r.body, "the embedded page, byte for byte")
+		want, err := consentpage.Render(consentpage.Params{Lang: "en", URL: "http://veriland.test/consent/" + id, Origin: "http://veriland.test", Environment: "SANDBOX"})
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(r.body), "the page rendered for this request")
 		require.Equal(t, "nosniff", r.header.Get("X-Content-Type-Options"))
 		require.Equal(t, "no-referrer", r.header.Get("Referrer-Policy"))
 		require.Equal(t, "no-store", r.header.Get("Cache-Control"))
 		require.Contains(t, r.header.Values("Vary"), "Accept")
+		require.Contains(t, r.header.Values("Vary"), "Accept-Language")
+		require.Equal(t, "en", r.header.Get("Content-Language"))
 
 		csp := r.header.Get("Content-Security-Policy")
 		page := string(r.body)
@@ -69,15 +73,36 @@ func TestConsentPageNegotiation(t *testing.T) {
 		} {
 			require.Contains(t, strings.Split(csp, "; "), directive, "CSP %q", csp)
 		}
-		// The page carries nothing of the request: it reads it from its URL.
-		require.NotContains(t, page, id)
+		// The page carries the request's address (QR code, wallet links), never its
+		// content: it reads that from its URL.
+		require.Contains(t, page, "https://metamask.app.link/dapp/veriland.test/consent/"+id)
+		require.Contains(t, page, "https://go.cb-w.com/dapp?cb_url=http%3A%2F%2Fveriland.test%2Fconsent%2F"+id)
+		require.NotContains(t, page, "account opening")
+		require.NotContains(t, page, f.did)
 	}
 
-	// The page is the same for every id, even an unknown one: it shows the 404 the
-	// JSON form answers.
-	unknown := h.do(request{method: "GET", path: "/consent/vrq_aaaaaaaaaaaaaaaaaaaaaaaaaa", header: map[string]string{"Accept": "text/html"}})
-	require.Equal(t, http.StatusOK, unknown.status)
-	require.Equal(t, consentpage.Page(), unknown.body)
+	// The language: ?lang= (the switcher), else Accept-Language, else English.
+	for _, tc := range []struct{ query, acceptLanguage, lang, dir, title string }{
+		{"", "fr-FR,fr;q=0.9,en;q=0.5", "fr", "ltr", "Demande de consentement"},
+		{"", "ar", "ar", "rtl", "طلب موافقة"},
+		{"", "ja", "en", "ltr", "Consent request"},
+		{"?lang=de", "fr", "de", "ltr", "Einwilligungsanfrage"},
+		{"?lang=zz", "it", "it", "ltr", "Richiesta di consenso"},
+	} {
+		r := h.do(request{method: "GET", path: "/consent/" + id + tc.query, header: map[string]string{"Accept": "text/html", "Accept-Language": tc.acceptLanguage}})
+		require.Equal(t, http.StatusOK, r.status)
+		require.Contains(t, string(r.body), `<html lang="`+tc.lang+`" dir="`+tc.dir+`">`, tc)
+		require.Contains(t, string(r.body), `<h1 data-i18n="title">`+tc.title+`</h1>`, tc)
+		require.Equal(t, tc.lang, r.header.Get("Content-Language"))
+	}
+
+	// An unknown id is a 404 page, in the reader's language.
+	unknown := h.do(request{method: "GET", path: "/consent/vrq_aaaaaaaaaaaaaaaaaaaaaaaaaa", header: map[string]string{"Accept": "text/html", "Accept-Language": "es"}})
+	require.Equal(t, http.StatusNotFound, unknown.status)
+	require.Equal(t, "text/html; charset=utf-8", unknown.header.Get("Content-Type"))
+	require.Equal(t, consentpage.ContentSecurityPolicy(), unknown.header.Get("Content-Security-Policy"))
+	require.Contains(t, string(unknown.body), "Solicitud de consentimiento no encontrada")
+	require.NotContains(t, string(unknown.body), "<svg")
 
 	// JSON stays the default, and wins ties.
 	for _, accept := range []string{"", "application/json", "*/*", "application/json, text/html", "text/html;q=0.4, application/json;q=0.6"} {

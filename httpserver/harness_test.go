@@ -253,4 +253,5 @@ func (h *harness) checkSpec(hr *http.Request, body []byte, r response) {
 	}
 	require.NoError(h.t, openapi3filter.ValidateResponse(context.Background(), out),
 		"response %d to %s %s does not match the OpenAPI document: %s", r.status, hr.Method, hr.URL.Path, r.body)
+	h.checkErrorCodes(route, r)
 }

@@ -62,7 +62,7 @@ func TestChipBindingsNewestFirst(t *testing.T) {
 		err := h.store.Update(t.Context(), func(tx storage.Tx) error {
 			att, err := h.srv.cfg.Attestations.Issue(t.Context(), tx, veriland.Sandbox, attestation.Draft{
 				Kind: attestation.KindChipBinding, Subject: did, Scope: []string{"chip"},
-				Claims: map[string]any{"issuingState": "UTO"}, EvidenceHash: [32]byte{2}, ValidFor: 24 * time.Hour})
+				Claims: map[string]any{"mode": "PA_ONLY", "issuingState": "UTO", "documentType": "P", "dsCertificateFingerprint": "00", "digestAlgorithm": "SHA-256", "signatureAlgorithm": "ECDSA-SHA-256", "faceScore": nil, "livenessAttestationId": "att_x"}, EvidenceHash: [32]byte{2}, ValidFor: 24 * time.Hour})
 			if err != nil {
 				return err
 			}

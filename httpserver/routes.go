@@ -26,6 +26,7 @@ func (s *Server) registerRoutes() {
 	s.add(route{method: "GET", path: "/v1/health", rate: noRateLimit, handle: s.health})
 	s.add(route{method: "GET", path: "/v1/openapi.json", rate: noRateLimit, handle: s.openAPI})
 	s.registerDashboard()
+	s.registerDocs()
 	metricsHandler := s.metrics.handler(s.cfg.MetricsToken, s.writeError)
 	s.add(route{method: "GET", path: "/metrics", rate: noRateLimit, ownAuth: s.cfg.MetricsToken != "",
 		handle: func(w http.ResponseWriter, r *http.Request) error {
@@ -49,7 +50,7 @@ func (s *Server) registerRoutes() {
 	if s.cfg.Attestations != nil {
 		s.add(route{method: "GET", path: "/attestation/issuer", handle: s.attestationIssuer})
 		s.add(route{method: "GET", path: "/attestation/revocations", handle: s.revocations})
-		s.add(route{method: "GET", path: "/attestation/{id}", roles: anyRole, handle: s.getAttestation})
+		s.add(route{method: "GET", path: "/attestation/{id}", handle: s.getAttestation}) // any role for JSON; the HTML page is public
 		s.add(route{method: "GET", path: "/attestation/{id}/status", handle: s.attestationStatus})
 		s.add(route{method: "POST", path: "/attestation/{id}/revoke", roles: holderOrAdmin, optionalBody: true, handle: s.revokeAttestation})
 	}

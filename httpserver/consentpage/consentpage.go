@@ -1,14 +1,23 @@
-// Package consentpage is the hosted consent page of SPEC S5.1: one static,
-// dependency-free HTML document, embedded in the binary, that GET /consent/{requestId}
-// serves to browsers (Accept preferring text/html over application/json).
+// Package consentpage is the hosted consent page of SPEC S5.1: one dependency-free
+// HTML document, embedded in the binary, that GET /consent/{requestId} serves to
+// browsers (Accept preferring text/html over application/json).
 //
-// The page is the same for every request. It reads the consent context from its own
-// URL with Accept: application/json, shows who asks, what and why, connects an
-// EIP-1193 wallet (window.ethereum), has it sign the Consent typed data with
-// eth_signTypedData_v4 using the context's approve-all or reject preset, and posts
-// the decision to the same URL. It has one inline script and one inline style, and
-// the Content-Security-Policy allows exactly those two by their SHA-256 hashes,
-// computed here from the embedded bytes, so the page cannot drift from its policy.
+// The server renders the parts that do not depend on the request's live state: the
+// page's language and direction (from Accept-Language, or the ?lang= the language
+// switcher sets), its static labels in that language, the QR code of the page's own
+// address and the wallets' "open in wallet browser" links, or a 404 page for an
+// unknown id. The page's script then reads the consent context from its own URL with
+// Accept: application/json, shows who asks, what and why with human labels, keeps
+// the status live, connects an EIP-1193 wallet (window.ethereum) to sign the Consent
+// typed data, and signs the holder in (EIP-4361) to withdraw an approval or to check
+// a liveness requirement. Every label of every language is in the table of
+// strings.json, embedded in the page as a JSON data block.
+//
+// The page has one inline script and one inline style; the Content-Security-Policy
+// allows exactly those two by their SHA-256 hashes, computed here from the embedded
+// template, whose script and style hold no template action: every rendering has the
+// same script and style bytes (hashed from a rendering at start-up), so the page
+// cannot drift from its policy.
 package consentpage
 
 import (
@@ -16,44 +25,114 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
 
 //go:embed index.html
-var page []byte
+var source []byte
+
+//go:embed strings.json
+var stringsJSON []byte
 
 // MediaType is the content type the page is served with.
 const MediaType = "text/html; charset=utf-8"
 
+// DefaultLanguage is the language of the page when the reader's preferences name
+// none of Languages.
+const DefaultLanguage = "en"
+
+// Languages are the page's languages, as BCP 47 primary language subtags, in the
+// order of the language switcher.
+var Languages = []string{"en", "fr", "es", "pt", "ar", "de", "it"}
+
+// rtl are the Languages written right to left.
+var rtl = map[string]bool{"ar": true}
+
 var (
-	scriptHash = mustHash(page, "<script>", "</script>")
-	styleHash  = mustHash(page, "<style>", "</style>")
+	sample     = mustRender(Params{Lang: DefaultLanguage, URL: "https://example.com/consent/x"})
+	scriptHash = mustHash(sample, "<script>", "</script>")
+	styleHash  = mustHash(sample, "<style>", "</style>")
 	csp        = "default-src 'none'; " +
 		"script-src '" + scriptHash + "'; " +
 		"style-src '" + styleHash + "'; " +
 		"connect-src 'self'; img-src 'self' data:; " +
 		"base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
 		"require-trusted-types-for 'script'; trusted-types 'none'"
+	labels = mustLabels(stringsJSON)
+	tmpl   = template.Must(template.New("index.html").Funcs(template.FuncMap{"t": func(lang, key string) string { return label(lang, key) }}).Parse(string(source)))
 )
 
 // mustHash returns the CSP source expression ("sha256-<base64>") of the content of
-// the only element delimited by open and close in doc; it panics when there is not
-// exactly one (a broken embed is a build error, not a runtime condition).
+// the only element opened by exactly open in doc, up to the first close after it; it
+// panics when there is not exactly one (a broken embed is a build error, not a
+// runtime condition). The page's JSON data block opens with a longer tag and is not
+// counted.
 func mustHash(doc []byte, open, close string) string {
-	if n := bytes.Count(doc, []byte(open)); n != 1 || bytes.Count(doc, []byte(close)) != 1 {
+	if n := bytes.Count(doc, []byte(open)); n != 1 {
 		panic(fmt.Sprintf("consentpage: index.html must hold exactly one %s element, has %d", open, n))
 	}
 	_, rest, _ := bytes.Cut(doc, []byte(open))
-	body, _, _ := bytes.Cut(rest, []byte(close))
+	body, _, ok := bytes.Cut(rest, []byte(close))
+	if !ok || bytes.Contains(body, []byte("{{")) {
+		panic(fmt.Sprintf("consentpage: the %s element of index.html is unclosed or holds a template action", open))
+	}
 	sum := sha256.Sum256(body)
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
-// Page returns a copy of the page's bytes.
-func Page() []byte { return bytes.Clone(page) }
+// mustRender renders the page for p or panics. The policy hashes a rendering, not the
+// template: html/template drops the comments of scripts and styles.
+func mustRender(p Params) []byte {
+	b, err := Render(p)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// mustLabels parses the label table and checks that every language has every label
+// of the default language, and nothing else.
+func mustLabels(data []byte) map[string]map[string]string {
+	var m map[string]map[string]string
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic("consentpage: strings.json: " + err.Error())
+	}
+	for _, lang := range Languages {
+		if len(m[lang]) != len(m[DefaultLanguage]) {
+			panic(fmt.Sprintf("consentpage: strings.json: %s has %d labels, %s %d", lang, len(m[lang]), DefaultLanguage, len(m[DefaultLanguage])))
+		}
+		for k := range m[DefaultLanguage] {
+			if m[lang][k] == "" {
+				panic(fmt.Sprintf("consentpage: strings.json: %s lacks %q", lang, k))
+			}
+		}
+	}
+	if len(m) != len(Languages) {
+		panic("consentpage: strings.json holds a language that is not in Languages")
+	}
+	return m
+}
+
+// label returns the label key in lang.
+func label(lang, key string) string {
+	if s, ok := labels[lang][key]; ok {
+		return s
+	}
+	return labels[DefaultLanguage][key]
+}
+
+// Label returns the page's label key in lang (one of Languages; another falls back
+// to DefaultLanguage), "" for an unknown key. Scope items are labelled "scope.<item>".
+func Label(lang, key string) string { return label(lang, key) }
+
+// Source returns a copy of the page's template, as embedded.
+func Source() []byte { return bytes.Clone(source) }
 
 // ContentSecurityPolicy returns the policy the page is served with: nothing is
 // allowed but its own inline script and style (by hash), fetches to its own origin,
@@ -61,9 +140,99 @@ func Page() []byte { return bytes.Clone(page) }
 // and Trusted Types enforced so that no HTML string can reach a DOM sink.
 func ContentSecurityPolicy() string { return csp }
 
-// Write answers with the page and its security headers: the Content-Security-
-// Policy, nosniff, no referrer, no caching and no framing.
-func Write(w http.ResponseWriter) {
+// Params is what one rendering of the page depends on.
+type Params struct {
+	// Lang is the page's language, one of Languages (see Negotiate); another is
+	// served as DefaultLanguage.
+	Lang string
+	// NotFound renders the page of an unknown request, served with status 404.
+	NotFound bool
+	// URL is the page's public address (the consent URL): what its QR code and the
+	// wallet links open. Required unless NotFound.
+	URL string
+	// Origin is the server's public origin, the domain and URI of the wallet login
+	// (EIP-4361) the page asks the holder to sign.
+	Origin string
+	// Environment is the request's environment (SANDBOX or PRODUCTION): the one the
+	// holder's wallet login is for.
+	Environment string
+}
+
+// language is one entry of the language switcher.
+type language struct {
+	Code, Name, Dir string
+	Selected        bool
+}
+
+// view is the template's data.
+type view struct {
+	Params
+	Dir       string
+	Languages []language
+	Labels    map[string]map[string]string
+	QR        template.HTML
+	MetaMask  string
+	Coinbase  string
+}
+
+// Render returns the page for p.
+func Render(p Params) ([]byte, error) {
+	if _, ok := labels[p.Lang]; !ok {
+		p.Lang = DefaultLanguage
+	}
+	v := view{Params: p, Dir: "ltr", Labels: labels}
+	if rtl[p.Lang] {
+		v.Dir = "rtl"
+	}
+	for _, code := range Languages {
+		dir := "ltr"
+		if rtl[code] {
+			dir = "rtl"
+		}
+		v.Languages = append(v.Languages, language{Code: code, Name: label(code, "languageName"), Dir: dir, Selected: code == p.Lang})
+	}
+	if !p.NotFound {
+		u, err := url.Parse(p.URL)
+		if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+			return nil, fmt.Errorf("consentpage: the page URL %q is not an absolute http(s) URL", p.URL)
+		}
+		qr, err := QRSVG(p.URL, label(p.Lang, "handoff.qr"))
+		if err != nil {
+			return nil, err
+		}
+		v.QR = template.HTML(qr) // built from numbers and an escaped title only
+		v.MetaMask, v.Coinbase = WalletLinks(p.URL)
+	}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, v); err != nil {
+		return nil, fmt.Errorf("consentpage: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// WalletLinks returns the links that open pageURL in the MetaMask and the Coinbase
+// Wallet in-app browsers, in the wallets' own deep-link formats:
+// https://metamask.app.link/dapp/<host/path> and
+// https://go.cb-w.com/dapp?cb_url=<URL, query-escaped>.
+func WalletLinks(pageURL string) (metaMask, coinbase string) {
+	rest := pageURL
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	return "https://metamask.app.link/dapp/" + rest, "https://go.cb-w.com/dapp?cb_url=" + url.QueryEscape(pageURL)
+}
+
+// Write answers with the page rendered for p and its security headers: the
+// Content-Security-Policy, nosniff, no referrer, no caching and no framing; status
+// 404 for a NotFound page, else 200.
+func Write(w http.ResponseWriter, p Params) error {
+	if _, ok := labels[p.Lang]; !ok {
+		p.Lang = DefaultLanguage
+	}
+	page, err := Render(p)
+	if err != nil {
+		return err
+	}
 	h := w.Header()
 	h.Set("Content-Type", MediaType)
 	h.Set("Content-Security-Policy", csp)
@@ -71,9 +240,15 @@ func Write(w http.ResponseWriter) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Language", p.Lang)
 	h.Set("Content-Length", strconv.Itoa(len(page)))
-	w.WriteHeader(http.StatusOK)
+	status := http.StatusOK
+	if p.NotFound {
+		status = http.StatusNotFound
+	}
+	w.WriteHeader(status)
 	_, _ = w.Write(page)
+	return nil
 }
 
 // PrefersHTML reports whether an Accept header value prefers text/html to

@@ -1,0 +1,156 @@
+package attestationpage
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"image"
+	"image/color"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/boombuler/barcode/qr"
+	"github.com/makiuchi-d/gozxing"
+	gzqr "github.com/makiuchi-d/gozxing/qrcode"
+	"github.com/stretchr/testify/require"
+)
+
+const statusURL = "https://id.example/attestation/att_abcdefghijklmnopqrstuvwxyz/status"
+
+func TestAttestationPageWrite(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		view       View
+		wantStatus int
+		want       []string // substrings of the body
+		wantNot    []string
+	}{
+		{
+			name: "found", view: View{ID: "att_abcdefghijklmnopqrstuvwxyz", Found: true, StatusURL: statusURL},
+			wantStatus: http.StatusOK,
+			want:       []string{`<code id="status-url">` + statusURL + `</code>`, "<svg ", `id="token-form"`, `id="status"`},
+			wantNot:    []string{"NOT FOUND"},
+		},
+		{
+			name: "unknown", view: View{ID: "att_zzzzzzzzzzzzzzzzzzzzzzzzzz"},
+			wantStatus: http.StatusNotFound,
+			want:       []string{"NOT FOUND", `<code id="att-id">att_zzzzzzzzzzzzzzzzzzzzzzzzzz</code>`, "<h1 id=\"title\">Attestation not found</h1>"},
+			wantNot:    []string{"<svg", `id="token-form"`, `id="status-url"`},
+		},
+		{
+			name: "markup in an unknown id is text", view: View{ID: `<img src=x onerror=alert(1)>`},
+			wantStatus: http.StatusNotFound,
+			want:       []string{"&lt;img src=x onerror=alert(1)&gt;"},
+			wantNot:    []string{"<img"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			require.NoError(t, Write(rec, tc.view))
+			require.Equal(t, tc.wantStatus, rec.Code)
+			h := rec.Header()
+			require.Equal(t, MediaType, h.Get("Content-Type"))
+			require.Equal(t, ContentSecurityPolicy(), h.Get("Content-Security-Policy"))
+			require.Equal(t, "nosniff", h.Get("X-Content-Type-Options"))
+			require.Equal(t, "no-referrer", h.Get("Referrer-Policy"))
+			require.Equal(t, "no-store", h.Get("Cache-Control"))
+			require.Equal(t, "DENY", h.Get("X-Frame-Options"))
+			require.Equal(t, strconv.Itoa(rec.Body.Len()), h.Get("Content-Length"))
+			body := rec.Body.String()
+			for _, s := range tc.want {
+				require.Contains(t, body, s)
+			}
+			for _, s := range tc.wantNot {
+				require.NotContains(t, body, s)
+			}
+			requireAllowedByPolicy(t, body)
+		})
+	}
+}
+
+// requireAllowedByPolicy checks that the page's one script and one style are the
+// ones the policy allows by hash, and that it has no inline handler or style
+// attribute the policy would block.
+func requireAllowedByPolicy(t *testing.T, body string) {
+	t.Helper()
+	for _, tag := range []string{"script", "style"} {
+		require.Equal(t, 1, strings.Count(body, "<"+tag+">"), tag)
+		_, rest, _ := strings.Cut(body, "<"+tag+">")
+		content, _, _ := strings.Cut(rest, "</"+tag+">")
+		sum := sha256.Sum256([]byte(content))
+		require.Contains(t, ContentSecurityPolicy(), tag+"-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", tag)
+	}
+	tags := strings.Join(regexp.MustCompile(`<[^>]*>`).FindAllString(body, -1), "\n")
+	tags = strings.ReplaceAll(tags, `xmlns="http://www.w3.org/2000/svg"`, "")
+	require.NotRegexp(t, `(?i)\son[a-z]+=|\sstyle=|<script\s|src=|https?:`, tags,
+		"no inline handler, style attribute, external script or resource")
+}
+
+// TestAttestationQRCode draws codes back into a module grid from the SVG path, decodes it with
+// ZXing, and compares it module by module with the symbol the barcode package
+// encodes, quiet zone included.
+func TestAttestationQRCode(t *testing.T) {
+	for _, text := range []string{
+		statusURL,
+		"http://veriland.test/attestation/att_abcdefghijklmnopqrstuvwxyz/status",
+		"x",
+	} {
+		t.Run(text, func(t *testing.T) {
+			svg, err := QRCode(text)
+			require.NoError(t, err)
+			code, err := qr.Encode(text, qr.M, qr.Auto)
+			require.NoError(t, err)
+			n := code.Bounds().Dx()
+			size := n + 2*quietZone
+			require.Contains(t, svg, `viewBox="0 0 `+strconv.Itoa(size)+" "+strconv.Itoa(size)+`"`)
+
+			grid := make([][]bool, size)
+			for i := range grid {
+				grid[i] = make([]bool, size)
+			}
+			re := regexp.MustCompile(`M(\d+) (\d+)h(\d+)v1h-(\d+)z`)
+			d := regexp.MustCompile(`d="([^"]*)"`).FindStringSubmatch(svg)[1]
+			require.Equal(t, d, strings.Join(re.FindAllString(d, -1), ""), "the path holds only unit-high runs")
+			for _, m := range re.FindAllStringSubmatch(d, -1) {
+				x, _ := strconv.Atoi(m[1])
+				y, _ := strconv.Atoi(m[2])
+				w, _ := strconv.Atoi(m[3])
+				require.Equal(t, m[3], m[4])
+				for i := range w {
+					require.False(t, grid[y][x+i], "modules drawn twice")
+					grid[y][x+i] = true
+				}
+			}
+			img := image.NewGray(image.Rect(0, 0, size*4, size*4))
+			for y := range size * 4 {
+				for x := range size * 4 {
+					img.SetGray(x, y, color.Gray{Y: map[bool]uint8{true: 0, false: 255}[grid[y/4][x/4]]})
+				}
+			}
+			bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+			require.NoError(t, err)
+			res, err := gzqr.NewQRCodeReader().Decode(bmp, nil)
+			require.NoError(t, err, "a reader decodes the drawn code")
+			require.Equal(t, text, res.GetText())
+			for y := range size {
+				for x := range size {
+					want := false
+					if x >= quietZone && y >= quietZone && x < quietZone+n && y < quietZone+n {
+						want = dark(code.At(x-quietZone, y-quietZone))
+					}
+					require.Equal(t, want, grid[y][x], "module (%d, %d)", x, y)
+				}
+			}
+		})
+	}
+	_, err := QRCode(strings.Repeat("x", 5000))
+	require.Error(t, err, "longer than a QR code holds")
+}
+
+func TestAttestationPageRefusesAStatusURLTooLongForACode(t *testing.T) {
+	_, err := Render(View{ID: "att_x", Found: true, StatusURL: strings.Repeat("x", 5000)})
+	require.ErrorContains(t, err, "QR code")
+}
