@@ -74,8 +74,10 @@ func (s *Server) attestationPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil && !veriland.IsCode(err, veriland.CodeNotFound) {
 		return err
 	}
+	w.Header().Add("Vary", "Accept-Language")
 	return attestationpage.Write(w, attestationpage.View{ID: id, Found: err == nil,
-		StatusURL: strings.TrimRight(s.cfg.PublicOrigin, "/") + "/attestation/" + id + "/status"})
+		StatusURL: strings.TrimRight(s.cfg.PublicOrigin, "/") + "/attestation/" + id + "/status",
+		Lang:      consentpage.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))})
 }
 
 // attestationStatus answers GET /attestation/{id}/status (public).

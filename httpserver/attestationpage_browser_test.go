@@ -10,6 +10,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/attestationpage"
+	"github.com/veriland/veriland/httpserver/consentpage"
 	"github.com/veriland/veriland/internal/testenv"
 )
 
@@ -76,12 +77,56 @@ func TestAttestationPageServed(t *testing.T) {
 	}
 }
 
+// TestAttestationPageLanguage checks the language negotiation of the attestation
+// page over HTTP: ?lang= wins over Accept-Language, which is matched on its primary
+// subtag and q values, else English; Content-Language names the page's language and
+// the answer varies on Accept and Accept-Language, for a known and an unknown id.
+func TestAttestationPageLanguage(t *testing.T) {
+	h := newHarness(t)
+	f := newConsentFlow(t, h)
+	_, attID := f.approve(t, nil)
+	for _, tc := range []struct {
+		name, id, query, acceptLanguage, want string
+		wantStatus                            int
+	}{
+		{name: "no preference is English", id: attID, want: "en", wantStatus: 200},
+		{name: "fr-CA picks French", id: attID, acceptLanguage: "fr-CA,fr;q=0.9,en;q=0.8", want: "fr", wantStatus: 200},
+		{name: "q values order the languages", id: attID, acceptLanguage: "de;q=0.4, it;q=0.7, xx", want: "it", wantStatus: 200},
+		{name: "an unsupported language is English", id: attID, acceptLanguage: "ja, zh;q=0.8", want: "en", wantStatus: 200},
+		{name: "?lang= wins", id: attID, query: "?lang=ar", acceptLanguage: "pt-BR", want: "ar", wantStatus: 200},
+		{name: "an unknown ?lang= is ignored", id: attID, query: "?lang=klingon", acceptLanguage: "es-MX", want: "es", wantStatus: 200},
+		{name: "the 404 page too", id: "att_aaaaaaaaaaaaaaaaaaaaaaaaaa", query: "?lang=de", want: "de", wantStatus: 404},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hdr := map[string]string{"Accept": "text/html"}
+			if tc.acceptLanguage != "" {
+				hdr["Accept-Language"] = tc.acceptLanguage
+			}
+			r := h.do(request{method: "GET", path: "/attestation/" + tc.id + tc.query, header: hdr})
+			require.Equal(t, tc.wantStatus, r.status)
+			require.Equal(t, tc.want, r.header.Get("Content-Language"))
+			require.Contains(t, r.header.Values("Vary"), "Accept")
+			require.Contains(t, r.header.Values("Vary"), "Accept-Language")
+			dir := "ltr"
+			if tc.want == "ar" {
+				dir = "rtl"
+			}
+			require.Contains(t, string(r.body), `<html lang="`+tc.want+`" dir="`+dir+`">`)
+			b, err := attestationpage.Render(attestationpage.View{ID: tc.id, Found: tc.wantStatus == 200, Lang: tc.want,
+				StatusURL: "http://veriland.test/attestation/" + tc.id + "/status"})
+			require.NoError(t, err)
+			require.Equal(t, string(b), string(r.body))
+		})
+	}
+}
+
 // TestAttestationPageInChromium drives the attestation page in headless Chromium
 // against the real test server, over the consent page's CDP harness: a VALID
 // consent attestation opened by its verifier, the same REVOKED opened by its holder,
 // a LIVENESS attestation, a missing, a malformed and a foreign token (a clear message and no data), and an
-// unknown id. Each state is checked for script errors and CSP violations, for
-// labels, contrast and sideways scrolling at 390 px, and photographed at desktop and
+// unknown id. Each state is checked for script errors and CSP violations, with
+// axe-core (zero serious or critical violations), for labels, contrast and sideways
+// scrolling at 390 px, and photographed at desktop and
 // phone sizes into $VERILAND_SCREENSHOT_DIR (else a temp dir).
 func TestAttestationPageInChromium(t *testing.T) {
 	bin, err := findChromium()
@@ -151,7 +196,7 @@ func TestAttestationPageInChromium(t *testing.T) {
 		require.Contains(t, p.text("#raw"), `"signature"`)
 		require.Equal(t, "", p.eval(`location.hash`), "the token left the address bar")
 		tokenNeverInAURL(t, p, f.verifierTok)
-		p.checkAccessible(t)
+		p.checkConsentPage(t, "en")
 		p.screenshots(t, shots, "attestation-valid")
 
 		// Reloaded in the same tab, the page still reads it (the token is kept for
@@ -175,7 +220,7 @@ func TestAttestationPageInChromium(t *testing.T) {
 		require.True(t, strings.HasPrefix(p.text("#live-status"), "REVOKED since "))
 		require.Equal(t, f.did, p.text("#subject"))
 		tokenNeverInAURL(t, p, holderTok)
-		p.checkAccessible(t)
+		p.checkConsentPage(t, "en")
 		p.screenshots(t, shots, "attestation-revoked")
 		p.noProblems()
 	})
@@ -192,7 +237,7 @@ func TestAttestationPageInChromium(t *testing.T) {
 		require.Equal(t, []any{"Liveness level passed", "L2", "Policy version", "test"},
 			p.eval(`Array.from(document.querySelectorAll('#claims dt, #claims dd'), e => e.textContent)`))
 		require.Equal(t, "None named: any verifier it is shown to", p.text("#verifier"), "a liveness attestation names no verifier")
-		p.checkAccessible(t)
+		p.checkConsentPage(t, "en")
 		p.screenshots(t, shots, "attestation-liveness")
 		p.noProblems()
 	})
@@ -209,7 +254,7 @@ func TestAttestationPageInChromium(t *testing.T) {
 			p.open(h.ts.URL+pagePath+tc.fragment, pagePath)
 			p.waitFor(`document.getElementById('status').textContent.indexOf(` + jsString(tc.want) + `) >= 0`)
 			noData(t, p)
-			p.checkAccessible(t)
+			p.checkConsentPage(t, "en")
 			p.screenshots(t, shots, tc.shot)
 			p.noProblems()
 		})
@@ -240,10 +285,136 @@ func TestAttestationPageInChromium(t *testing.T) {
 		require.Equal(t, "Attestation not found", p.text("h1"))
 		require.Contains(t, p.text("#verdict-text"), "att_aaaaaaaaaaaaaaaaaaaaaaaaaa")
 		require.EqualValues(t, 0, p.eval(`document.querySelectorAll('svg, form').length`))
-		p.checkAccessible(t)
+		p.checkConsentPage(t, "en")
 		p.screenshots(t, shots, "attestation-unknown")
 		p.noProblems()
 	})
+}
+
+// TestAttestationPageLanguagesInChromium opens the attestation page in each of its
+// seven languages in each of its states (VALID, REVOKED, a bad token, an unknown
+// id) in headless Chromium: the heading and the status words in that language,
+// <html lang dir> (right to left for Arabic), axe-core with zero serious or critical
+// violations, the labels, contrast and phone-width checks, no script error or CSP
+// violation. The language comes from ?lang=, from Accept-Language, or from the
+// switcher, which reloads the page without losing the attestation. Arabic and
+// French are photographed at desktop and phone sizes into $VERILAND_SCREENSHOT_DIR.
+func TestAttestationPageLanguagesInChromium(t *testing.T) {
+	bin, err := findChromium()
+	require.NoError(t, err)
+	if bin == "" {
+		testenv.Require(t, "Chromium (browser test of the attestation page)", "set VERILAND_CHROMIUM, or put chromium on PATH; on Debian: apt-get install -y chromium")
+	}
+	h := newHarness(t)
+	f := newConsentFlow(t, h)
+	_, attID := f.approve(t, nil)
+	holderTok, _ := h.login(t, f.wallet, veriland.Sandbox)
+	pagePath := "/attestation/" + attID
+	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	require.NoError(t, os.MkdirAll(shots, 0o755))
+	b := launchBrowser(t, bin)
+
+	// check checks the page's language and direction, then what every state needs.
+	check := func(t *testing.T, p *tab, lang string) {
+		t.Helper()
+		dir := "ltr"
+		if lang == "ar" {
+			dir = "rtl"
+		}
+		require.Equal(t, dir, p.eval(`document.documentElement.dir`))
+		require.Equal(t, lang, p.eval(`document.getElementById('lang').value`), "the switcher shows the language")
+		require.Equal(t, attestationpage.Label(lang, "language"), p.eval(`document.getElementById('lang').labels[0].textContent`))
+		p.checkConsentPage(t, lang)
+		p.noProblems()
+	}
+	shoot := func(t *testing.T, p *tab, lang, name string) {
+		if lang == "ar" || lang == "fr" {
+			p.screenshots(t, shots, name+"-"+lang)
+		}
+	}
+	loaded := func(t *testing.T, lang, tok, state string) *tab {
+		p := b.newPage(t, nil)
+		p.open(h.ts.URL+pagePath+"?lang="+lang+"#token="+tok, pagePath)
+		p.waitFor(`document.getElementById('verdict').getAttribute('data-state') === ` + jsString(state))
+		require.Equal(t, attestationpage.Label(lang, "state."+state), p.text("#verdict-word"))
+		require.Equal(t, attestationpage.Label(lang, "h1.CONSENT"), p.text("h1"))
+		require.Equal(t, attestationpage.Label(lang, "kind.CONSENT"), p.text("#kind"))
+		require.Equal(t, strings.Replace(attestationpage.Label(lang, "loaded"), "{word}", attestationpage.Label(lang, "state."+state), 1), p.text("#status"))
+		require.Equal(t, strings.Replace(attestationpage.Label(lang, "doc.title"), "{word}", attestationpage.Label(lang, "state."+state), 1), p.eval(`document.title`))
+		require.Equal(t, attestationpage.Label(lang, "scope.is_adult"), p.text("#claims dt"), "claim labels in the language")
+		require.Equal(t, attestationpage.Label(lang, "v.yes"), p.text("#claims dd"))
+		return p
+	}
+
+	for _, lang := range consentpage.Languages {
+		t.Run("VALID in "+lang, func(t *testing.T) {
+			p := loaded(t, lang, f.verifierTok, "VALID")
+			require.Equal(t, attestationpage.Label(lang, "text.VALID"), p.text("#verdict-text"))
+			check(t, p, lang)
+			shoot(t, p, lang, "attestation-valid")
+		})
+	}
+
+	t.Run("Accept-Language picks the language; the switcher changes it", func(t *testing.T) {
+		p := b.newPage(t, nil)
+		p.call("Network.enable", map[string]any{}, nil)
+		p.call("Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]string{"Accept-Language": "de-CH, en;q=0.5"}}, nil)
+		p.open(h.ts.URL+pagePath+"#token="+f.verifierTok, pagePath)
+		p.waitFor(`document.getElementById('verdict').getAttribute('data-state') === 'VALID'`)
+		require.Equal(t, "de", p.eval(`document.documentElement.lang`))
+		require.Equal(t, "GÜLTIG", p.text("#verdict-word"))
+		p.eval(`(function () { var s = document.getElementById('lang'); s.value = 'ar'; s.dispatchEvent(new Event('change')); return true; }())`)
+		p.waitFor(`location.search === '?lang=ar' && document.readyState === 'complete' && document.getElementById('verdict').getAttribute('data-state') === 'VALID'`)
+		require.Equal(t, "rtl", p.eval(`document.documentElement.dir`))
+		require.Equal(t, attestationpage.Label("ar", "state.VALID"), p.text("#verdict-word"), "the token was kept for this tab")
+		require.Equal(t, "", p.eval(`location.hash`))
+		check(t, p, "ar")
+	})
+
+	rv := h.do(request{method: "POST", path: pagePath + "/revoke", token: holderTok, body: map[string]any{"reason": "changed my mind"}})
+	require.Equal(t, http.StatusOK, rv.status, string(rv.body))
+	for _, lang := range consentpage.Languages {
+		t.Run("REVOKED in "+lang, func(t *testing.T) {
+			p := loaded(t, lang, holderTok, "REVOKED")
+			require.Equal(t, "revoked", p.eval(`document.getElementById('verdict').className.split(' ')[1]`))
+			before, _, _ := strings.Cut(attestationpage.Label(lang, "text.REVOKED_AT"), "{date}")
+			require.True(t, strings.HasPrefix(p.text("#verdict-text"), before), p.text("#verdict-text"))
+			require.True(t, strings.HasPrefix(p.text("#live-status"), attestationpage.Label(lang, "state.REVOKED")))
+			check(t, p, lang)
+			shoot(t, p, lang, "attestation-revoked")
+		})
+	}
+
+	for _, lang := range consentpage.Languages {
+		t.Run("a bad token in "+lang, func(t *testing.T) {
+			p := b.newPage(t, nil)
+			p.open(h.ts.URL+pagePath+"?lang="+lang+"#token=not-a-token", pagePath)
+			p.waitFor(`document.getElementById('status').textContent === ` + jsString(attestationpage.Label(lang, "err.401")))
+			require.Equal(t, attestationpage.Label(lang, "title"), p.text("h1"))
+			require.True(t, p.eval(`['verdict', 'details', 'verify'].every(id => document.getElementById(id).hidden)`).(bool), "nothing is shown")
+			require.Equal(t, attestationpage.Label(lang, "token.label"), p.eval(`document.getElementById('token').labels[0].textContent`))
+			check(t, p, lang)
+			shoot(t, p, lang, "attestation-bad-token")
+		})
+	}
+
+	for _, lang := range consentpage.Languages {
+		t.Run("unknown id in "+lang, func(t *testing.T) {
+			unknown := "/attestation/att_aaaaaaaaaaaaaaaaaaaaaaaaaa"
+			p := b.newPage(t, nil)
+			p.open(h.ts.URL+unknown+"?lang="+lang, unknown)
+			require.Equal(t, 404, p.status())
+			require.Equal(t, attestationpage.Label(lang, "nf.title"), p.text("h1"))
+			require.Equal(t, attestationpage.Label(lang, "nf.title"), p.eval(`document.title`))
+			require.Equal(t, attestationpage.Label(lang, "nf.word"), p.text("#verdict-word"))
+			require.Contains(t, p.text("#verdict-text"), "att_aaaaaaaaaaaaaaaaaaaaaaaaaa")
+			check(t, p, lang)
+			shoot(t, p, lang, "attestation-unknown")
+		})
+	}
 }
 
 // open navigates to u and waits until the document at path has loaded; unlike

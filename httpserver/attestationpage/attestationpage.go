@@ -1,24 +1,3 @@
-// Package attestationpage is the attestation page of issue 14: what a holder or a
-// verifier sees when a browser opens GET /attestation/{id} (Accept preferring
-// text/html to application/json).
-//
-// The page is the same for everyone who asks for one id: it carries no data of the
-// attestation, only its id, its public status URL and a QR code of that URL, all
-// derived from the request path. Its one inline script reads the reader's access
-// token from the URL fragment (#token=…, which browsers never send to a server),
-// removes it from the address bar, fetches GET /attestation/{id} as JSON with
-// Authorization: Bearer, and GET /attestation/{id}/status for the live status, and
-// shows what the attestation says in words. Every value from the server goes into
-// the page through textContent only.
-//
-// The page has one inline script and one inline style; the Content-Security-Policy
-// allows exactly those two by their SHA-256 hashes, computed here from the embedded
-// template, so the page cannot drift from its policy. Trusted Types are enforced so
-// that no HTML string can reach a DOM sink.
-//
-// What it never does: put the token in a query or a cookie, send it anywhere but to
-// its own origin's attestation route, or show data before that route has answered
-// for the token.
 package attestationpage
 
 import (
@@ -26,6 +5,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -33,16 +13,22 @@ import (
 	"strings"
 
 	"github.com/boombuler/barcode/qr"
+
+	"github.com/veriland/veriland/httpserver/consentpage"
 )
 
 //go:embed page.html
 var source string
 
+//go:embed strings.json
+var stringsJSON []byte
+
 // MediaType is the content type the page is served with.
 const MediaType = "text/html; charset=utf-8"
 
 var (
-	tmpl = template.Must(template.New("page").Parse(source))
+	labels = mustLabels(stringsJSON)
+	tmpl   = template.Must(template.New("page").Funcs(template.FuncMap{"t": Label}).Parse(source))
 	// html/template drops the script's comments, so the hashes are those of a
 	// rendering: the script and the style hold no action, so every rendering has
 	// the same two elements (a test checks the served pages against the policy).
@@ -65,18 +51,78 @@ type View struct {
 	// StatusURL is the attestation's public status URL
 	// (<public origin>/attestation/{id}/status), the content of the QR code.
 	StatusURL string
+	// Lang is the page's language, one of consentpage.Languages (see
+	// consentpage.Negotiate); another is served as consentpage.DefaultLanguage.
+	Lang string
 }
 
-// pageData is View with its QR code.
+// language is one entry of the language switcher.
+type language struct {
+	Code, Name, Dir string
+	Selected        bool
+}
+
+// pageData is View with its QR code, its direction, its language switcher and the
+// labels of its language for the script.
 type pageData struct {
 	View
-	QR template.HTML
+	QR        template.HTML
+	Dir       string
+	Languages []language
+	Labels    map[string]string
+}
+
+// Label returns the page's label key in lang (one of consentpage.Languages; another
+// falls back to consentpage.DefaultLanguage), "" for an unknown key. Claim labels
+// are "scope.<item>" (consent), "liveness.<claim>" and "chip.<claim>".
+func Label(lang, key string) string {
+	if s, ok := labels[lang][key]; ok {
+		return s
+	}
+	return labels[consentpage.DefaultLanguage][key]
+}
+
+// lang returns v's language if the page has it, else the default.
+func (v View) lang() string {
+	if _, ok := labels[v.Lang]; ok {
+		return v.Lang
+	}
+	return consentpage.DefaultLanguage
+}
+
+// mustLabels parses the label table and checks that it has exactly the consent
+// page's languages, each with every label of the default language and no other.
+func mustLabels(data []byte) map[string]map[string]string {
+	var m map[string]map[string]string
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic("attestationpage: strings.json: " + err.Error())
+	}
+	def := m[consentpage.DefaultLanguage]
+	for _, lang := range consentpage.Languages {
+		if len(m[lang]) != len(def) {
+			panic(fmt.Sprintf("attestationpage: strings.json: %s has %d labels, %s %d", lang, len(m[lang]), consentpage.DefaultLanguage, len(def)))
+		}
+		for k := range def {
+			if m[lang][k] == "" {
+				panic(fmt.Sprintf("attestationpage: strings.json: %s lacks %q", lang, k))
+			}
+		}
+	}
+	if len(m) != len(consentpage.Languages) {
+		panic("attestationpage: strings.json holds a language that is not in consentpage.Languages")
+	}
+	return m
 }
 
 // Render returns the page for v. It fails when v is found but its StatusURL cannot
 // be encoded as a QR code (longer than a QR code holds).
 func Render(v View) ([]byte, error) {
-	d := pageData{View: v}
+	v.Lang = v.lang()
+	d := pageData{View: v, Dir: Label(v.Lang, "dir"), Labels: labels[v.Lang]}
+	for _, code := range consentpage.Languages {
+		d.Languages = append(d.Languages, language{Code: code, Name: consentpage.Label(code, "languageName"),
+			Dir: Label(code, "dir"), Selected: code == v.Lang})
+	}
 	if v.Found {
 		svg, err := QRCode(v.StatusURL)
 		if err != nil {
@@ -91,9 +137,9 @@ func Render(v View) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Write answers with the page for v and its security headers (the Content-Security-
-// Policy, nosniff, no referrer, no caching, no framing): 200 when the attestation
-// exists, 404 when it does not.
+// Write answers with the page for v and its headers (Content-Language, the
+// Content-Security-Policy, nosniff, no referrer, no caching, no framing): 200 when
+// the attestation exists, 404 when it does not. The caller adds Vary.
 func Write(w http.ResponseWriter, v View) error {
 	body, err := Render(v)
 	if err != nil {
@@ -110,6 +156,7 @@ func Write(w http.ResponseWriter, v View) error {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Language", v.lang())
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, err = w.Write(body)
@@ -167,17 +214,19 @@ func dark(c interface{ RGBA() (r, g, b, a uint32) }) bool {
 // mustRender renders the page of an unknown id, for its script and style.
 func mustRender() string {
 	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, pageData{}); err != nil {
+	if err := tmpl.Execute(&buf, pageData{View: View{Lang: consentpage.DefaultLanguage}, Dir: "ltr", Labels: labels[consentpage.DefaultLanguage]}); err != nil {
 		panic(fmt.Sprintf("attestationpage: page.html: %v", err))
 	}
 	return buf.String()
 }
 
 // mustHash returns the CSP source expression ("sha256-<base64>") of the content of
-// the only element delimited by open and close in doc; it panics when there is not
-// exactly one (a broken embed is a build error, not a runtime condition).
+// the only element opened by exactly open in doc, up to the first close after it; it
+// panics when there is not exactly one (a broken embed is a build error, not a
+// runtime condition). The labels' JSON data block opens with a longer tag and is
+// not counted; a rendering's script and style are the same in every language.
 func mustHash(doc, open, close string) string {
-	if n := strings.Count(doc, open); n != 1 || strings.Count(doc, close) != 1 {
+	if n := strings.Count(doc, open); n != 1 {
 		panic(fmt.Sprintf("attestationpage: page.html must hold exactly one %s element, has %d", open, n))
 	}
 	_, rest, _ := strings.Cut(doc, open)

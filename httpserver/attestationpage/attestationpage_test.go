@@ -3,6 +3,8 @@ package attestationpage
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
+	"html/template"
 	"image"
 	"image/color"
 	"net/http"
@@ -16,6 +18,8 @@ import (
 	"github.com/makiuchi-d/gozxing"
 	gzqr "github.com/makiuchi-d/gozxing/qrcode"
 	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland/httpserver/consentpage"
 )
 
 const statusURL = "https://id.example/attestation/att_abcdefghijklmnopqrstuvwxyz/status"
@@ -31,13 +35,13 @@ func TestAttestationPageWrite(t *testing.T) {
 		{
 			name: "found", view: View{ID: "att_abcdefghijklmnopqrstuvwxyz", Found: true, StatusURL: statusURL},
 			wantStatus: http.StatusOK,
-			want:       []string{`<code id="status-url">` + statusURL + `</code>`, "<svg ", `id="token-form"`, `id="status"`},
-			wantNot:    []string{"NOT FOUND"},
+			want:       []string{`<code id="status-url" dir="ltr">` + statusURL + `</code>`, "<svg ", `id="token-form"`, `id="status"`},
+			wantNot:    []string{">NOT FOUND<"},
 		},
 		{
 			name: "unknown", view: View{ID: "att_zzzzzzzzzzzzzzzzzzzzzzzzzz"},
 			wantStatus: http.StatusNotFound,
-			want:       []string{"NOT FOUND", `<code id="att-id">att_zzzzzzzzzzzzzzzzzzzzzzzzzz</code>`, "<h1 id=\"title\">Attestation not found</h1>"},
+			want:       []string{"NOT FOUND", `<code id="att-id" dir="ltr">att_zzzzzzzzzzzzzzzzzzzzzzzzzz</code>`, "<h1 id=\"title\">Attestation not found</h1>"},
 			wantNot:    []string{"<svg", `id="token-form"`, `id="status-url"`},
 		},
 		{
@@ -85,6 +89,8 @@ func requireAllowedByPolicy(t *testing.T, body string) {
 	}
 	tags := strings.Join(regexp.MustCompile(`<[^>]*>`).FindAllString(body, -1), "\n")
 	tags = strings.ReplaceAll(tags, `xmlns="http://www.w3.org/2000/svg"`, "")
+	require.Equal(t, 1, strings.Count(tags, `<script type="application/json" id="i18n">`), "the labels' data block")
+	tags = strings.ReplaceAll(tags, `<script type="application/json" id="i18n">`, "")
 	require.NotRegexp(t, `(?i)\son[a-z]+=|\sstyle=|<script\s|src=|https?:`, tags,
 		"no inline handler, style attribute, external script or resource")
 }
@@ -153,4 +159,78 @@ func TestAttestationQRCode(t *testing.T) {
 func TestAttestationPageRefusesAStatusURLTooLongForACode(t *testing.T) {
 	_, err := Render(View{ID: "att_x", Found: true, StatusURL: strings.Repeat("x", 5000)})
 	require.ErrorContains(t, err, "QR code")
+}
+
+// TestAttestationPageLanguages renders the page of a known and of an unknown id in
+// each of the consent page's languages: Content-Language, <html lang dir> (right to
+// left for Arabic), the heading and the switcher in that language, the labels of
+// that language only in the script's data block, and one policy for all; an unknown
+// language is served in English.
+func TestAttestationPageLanguages(t *testing.T) {
+	type tc struct {
+		name, lang, want, wantDir string
+		found                     bool
+	}
+	var cases []tc
+	for _, l := range consentpage.Languages {
+		dir := "ltr"
+		if l == "ar" {
+			dir = "rtl"
+		}
+		cases = append(cases, tc{name: l + " found", lang: l, want: l, wantDir: dir, found: true},
+			tc{name: l + " unknown id", lang: l, want: l, wantDir: dir})
+	}
+	cases = append(cases, tc{name: "an unknown language is English", lang: "xx", want: "en", wantDir: "ltr", found: true},
+		tc{name: "no language is English", lang: "", want: "en", wantDir: "ltr"})
+	seen := map[string]string{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			require.NoError(t, Write(rec, View{ID: "att_abcdefghijklmnopqrstuvwxyz", Found: c.found, StatusURL: statusURL, Lang: c.lang}))
+			require.Equal(t, c.want, rec.Header().Get("Content-Language"))
+			body := rec.Body.String()
+			require.Contains(t, body, `<html lang="`+c.want+`" dir="`+c.wantDir+`">`)
+			h1 := Label(c.want, "nf.title")
+			if c.found {
+				h1 = Label(c.want, "title")
+			}
+			require.Contains(t, body, `<h1 id="title">`+template.HTMLEscapeString(h1)+`</h1>`)
+			require.Contains(t, body, `<label for="lang">`+template.HTMLEscapeString(Label(c.want, "language"))+`</label>`)
+			require.Contains(t, body, `<option value="`+c.want+`" lang="`+c.want+`" dir="`+c.wantDir+`" selected>`)
+			require.Equal(t, 1, strings.Count(body, " selected>"))
+			require.Equal(t, len(consentpage.Languages), strings.Count(body, "<option "))
+			_, rest, _ := strings.Cut(body, `<script type="application/json" id="i18n">`)
+			block, _, _ := strings.Cut(rest, "</script>")
+			var got map[string]string
+			require.NoError(t, json.Unmarshal([]byte(block), &got))
+			require.Equal(t, Label(c.want, "state.REVOKED"), got["state.REVOKED"])
+			require.Equal(t, Label(c.want, "scope.is_adult"), got["scope.is_adult"])
+			requireAllowedByPolicy(t, body)
+			if c.found && c.lang == c.want {
+				if other, dup := seen[got["state.VALID"]+got["h1.CONSENT"]]; dup {
+					t.Fatalf("%s has the same status word and heading as %s", c.want, other)
+				}
+				seen[got["state.VALID"]+got["h1.CONSENT"]] = c.want
+			}
+		})
+	}
+}
+
+// TestAttestationPageLabels checks that every language has every label, that the
+// placeholders of each label are those of its English one, and that Label falls back
+// to English.
+func TestAttestationPageLabels(t *testing.T) {
+	placeholders := regexp.MustCompile(`\{\w+\}`)
+	for _, l := range consentpage.Languages {
+		t.Run(l, func(t *testing.T) {
+			require.Len(t, labels[l], len(labels["en"]))
+			for k, en := range labels["en"] {
+				require.ElementsMatch(t, placeholders.FindAllString(en, -1), placeholders.FindAllString(labels[l][k], -1), k)
+			}
+		})
+	}
+	require.Equal(t, "VALID", Label("xx", "state.VALID"))
+	require.Equal(t, "RÉVOQUÉE", Label("fr", "state.REVOKED"))
+	require.Equal(t, "rtl", Label("ar", "dir"))
+	require.Equal(t, "", Label("en", "no.such.label"))
 }
