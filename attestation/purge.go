@@ -23,7 +23,7 @@ import (
 // Errors: forbidden *veriland.Error when ctx carries a principal of another
 // environment than SANDBOX (nothing is deleted); otherwise the storage error.
 func (s *Service) PurgeSandbox(ctx context.Context, ids []string) (int, error) {
-	if err := sandboxOnly(ctx); err != nil {
+	if err := veriland.CheckSandboxOnly(ctx); err != nil {
 		return 0, err
 	}
 	if len(ids) == 0 {
@@ -51,7 +51,7 @@ func (s *Service) PurgeSandbox(ctx context.Context, ids []string) (int, error) {
 // Errors: forbidden as PurgeSandbox; validation_failed for an empty subject or one
 // holding NUL; otherwise the storage error.
 func (s *Service) PurgeSandboxSubject(ctx context.Context, subject string) (int, error) {
-	if err := sandboxOnly(ctx); err != nil {
+	if err := veriland.CheckSandboxOnly(ctx); err != nil {
 		return 0, err
 	}
 	if subject == "" || strings.IndexByte(subject, 0) >= 0 {
@@ -82,15 +82,6 @@ func (s *Service) PurgeSandboxSubject(ctx context.Context, subject string) (int,
 		return 0, err
 	}
 	return n, nil
-}
-
-// sandboxOnly refuses a purge asked for by a principal (carried by ctx) of another
-// environment than SANDBOX.
-func sandboxOnly(ctx context.Context) error {
-	if p, ok := veriland.PrincipalFrom(ctx); ok && p.Env != veriland.Sandbox {
-		return veriland.Errorf(veriland.CodeForbidden, "only SANDBOX records can be purged; this principal works in %s", p.Env)
-	}
-	return nil
 }
 
 // purge deletes attestations ids of env in tx with their index, revocation and

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
@@ -30,16 +29,8 @@ import (
 // environment than SANDBOX or of another account (nothing is deleted);
 // validation_failed for an empty account; otherwise the storage error.
 func (s *Server) purgeSandboxAPIKeys(ctx context.Context, account string, keepJTIs ...string) (int, error) {
-	if p, ok := veriland.PrincipalFrom(ctx); ok {
-		if p.Env != veriland.Sandbox {
-			return 0, veriland.Errorf(veriland.CodeForbidden, "only SANDBOX records can be purged; this principal works in %s", p.Env)
-		}
-		if p.Account != "" && p.Account != account {
-			return 0, veriland.Errorf(veriland.CodeForbidden, "a principal of account %s cannot purge the sandbox of another account", p.Account)
-		}
-	}
-	if account == "" || strings.IndexByte(account, 0) >= 0 {
-		return 0, veriland.Invalid("/account", "account must be a non-empty account id")
+	if err := veriland.CheckSandboxErasure(ctx, account); err != nil {
+		return 0, err
 	}
 	const env = veriland.Sandbox
 	n := 0

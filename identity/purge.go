@@ -27,8 +27,8 @@ import (
 // environment than SANDBOX (nothing is deleted); validation_failed for a subjectRef
 // IssueRequest would refuse; otherwise the storage error.
 func (s *Service) PurgeSandboxSubject(ctx context.Context, subjectRef string) (int, string, error) {
-	if p, ok := veriland.PrincipalFrom(ctx); ok && p.Env != veriland.Sandbox {
-		return 0, "", veriland.Errorf(veriland.CodeForbidden, "only SANDBOX records can be purged; this principal works in %s", p.Env)
+	if err := veriland.CheckSandboxOnly(ctx); err != nil {
+		return 0, "", err
 	}
 	if n := utf8.RuneCountInString(subjectRef); n < 1 || n > MaxSubjectRef || !utf8.ValidString(subjectRef) {
 		return 0, "", veriland.Invalid("/subjectRef", "subjectRef must be 1 to %d characters of valid UTF-8", MaxSubjectRef)

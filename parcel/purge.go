@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -36,7 +35,7 @@ import (
 // environment than SANDBOX or of another account (nothing is deleted);
 // validation_failed for an empty account; otherwise the storage error.
 func (s *Service) PurgeSandboxAccount(ctx context.Context, account string) (int, error) {
-	if err := purgeAllowed(ctx, account); err != nil {
+	if err := veriland.CheckSandboxErasure(ctx, account); err != nil {
 		return 0, err
 	}
 	if s.Store == nil {
@@ -52,23 +51,6 @@ func (s *Service) PurgeSandboxAccount(ctx context.Context, account string) (int,
 		return 0, err
 	}
 	return n, nil
-}
-
-// purgeAllowed refuses a purge asked for by a principal (carried by ctx) of another
-// environment than SANDBOX or of another account, and an empty account.
-func purgeAllowed(ctx context.Context, account string) error {
-	if p, ok := veriland.PrincipalFrom(ctx); ok {
-		if p.Env != veriland.Sandbox {
-			return forbidden("only SANDBOX records can be purged; this principal works in %s", p.Env)
-		}
-		if p.Account != "" && p.Account != account {
-			return forbidden("a principal of account %s cannot purge the sandbox of another account", p.Account)
-		}
-	}
-	if account == "" || strings.IndexByte(account, 0) >= 0 {
-		return veriland.Invalid("/account", "account must be a non-empty account id")
-	}
-	return nil
 }
 
 // purger deletes keys inside one transaction and counts those that existed.
