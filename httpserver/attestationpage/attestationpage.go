@@ -2,19 +2,14 @@ package attestationpage
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/http"
-	"strconv"
-	"strings"
-
-	"github.com/boombuler/barcode/qr"
 
 	"github.com/veriland/veriland/httpserver/consentpage"
+	"github.com/veriland/veriland/internal/htmlpage"
 )
 
 //go:embed page.html
@@ -24,7 +19,7 @@ var source string
 var stringsJSON []byte
 
 // MediaType is the content type the page is served with.
-const MediaType = "text/html; charset=utf-8"
+const MediaType = htmlpage.MediaType
 
 var (
 	labels = mustLabels(stringsJSON)
@@ -149,18 +144,8 @@ func Write(w http.ResponseWriter, v View) error {
 	if !v.Found {
 		status = http.StatusNotFound
 	}
-	h := w.Header()
-	h.Set("Content-Type", MediaType)
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Language", v.lang())
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, err = w.Write(body)
-	return err
+	w.Header().Set("Content-Language", v.lang())
+	return htmlpage.Write(w, status, csp, body)
 }
 
 // ContentSecurityPolicy returns the policy the page is served with: nothing is
@@ -169,46 +154,18 @@ func Write(w http.ResponseWriter, v View) error {
 // and Trusted Types enforced.
 func ContentSecurityPolicy() string { return csp }
 
-// quietZone is the white margin around the symbol, in modules (ISO/IEC 18004).
-const quietZone = 4
-
 // QRCode returns an SVG image of a QR code (error correction level M) that encodes
 // text: black modules on a white ground with its quiet zone, whatever the page's
 // colour scheme, as one path of unit squares, sized by its container. It has no
 // title of its own: the page labels it. It fails when text does not fit a QR code.
 func QRCode(text string) (string, error) {
-	code, err := qr.Encode(text, qr.M, qr.Auto)
+	path, size, err := htmlpage.QRPath(text)
 	if err != nil {
-		return "", fmt.Errorf("attestationpage: QR code: %w", err)
-	}
-	b := code.Bounds()
-	n := b.Dx()
-	size := n + 2*quietZone
-	var path strings.Builder
-	for y := range b.Dy() {
-		for x := 0; x < n; {
-			if !dark(code.At(b.Min.X+x, b.Min.Y+y)) {
-				x++
-				continue
-			}
-			run := 1
-			for x+run < n && dark(code.At(b.Min.X+x+run, b.Min.Y+y)) {
-				run++
-			}
-			fmt.Fprintf(&path, "M%d %dh%dv1h-%dz", x+quietZone, y+quietZone, run, run)
-			x += run
-		}
+		return "", fmt.Errorf("attestationpage: %w", err)
 	}
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges" aria-hidden="true" focusable="false">`+
 		`<rect width="%d" height="%d" fill="#ffffff"/><path fill="#000000" d="%s"/></svg>`,
-		size, size, size, size, path.String()), nil
-}
-
-// dark reports whether a module's colour is dark (the barcode package answers black
-// or white).
-func dark(c interface{ RGBA() (r, g, b, a uint32) }) bool {
-	r, _, _, _ := c.RGBA()
-	return r < 0x8000
+		size, size, size, size, path), nil
 }
 
 // mustRender renders the page of an unknown id, for its script and style.
@@ -226,11 +183,9 @@ func mustRender() string {
 // runtime condition). The labels' JSON data block opens with a longer tag and is
 // not counted; a rendering's script and style are the same in every language.
 func mustHash(doc, open, close string) string {
-	if n := strings.Count(doc, open); n != 1 {
-		panic(fmt.Sprintf("attestationpage: page.html must hold exactly one %s element, has %d", open, n))
+	h, err := htmlpage.ElementHash([]byte(doc), open, close)
+	if err != nil {
+		panic("attestationpage: page.html: " + err.Error())
 	}
-	_, rest, _ := strings.Cut(doc, open)
-	body, _, _ := strings.Cut(rest, close)
-	sum := sha256.Sum256([]byte(body))
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+	return h
 }

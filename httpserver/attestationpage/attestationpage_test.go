@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland/httpserver/consentpage"
+	"github.com/veriland/veriland/internal/htmlpage"
 )
 
 const statusURL = "https://id.example/attestation/att_abcdefghijklmnopqrstuvwxyz/status"
@@ -105,6 +106,7 @@ func TestAttestationQRCode(t *testing.T) {
 		"x",
 	} {
 		t.Run(text, func(t *testing.T) {
+			const quietZone = htmlpage.QuietZone
 			svg, err := QRCode(text)
 			require.NoError(t, err)
 			code, err := qr.Encode(text, qr.M, qr.Auto)
@@ -145,7 +147,8 @@ func TestAttestationQRCode(t *testing.T) {
 				for x := range size {
 					want := false
 					if x >= quietZone && y >= quietZone && x < quietZone+n && y < quietZone+n {
-						want = dark(code.At(x-quietZone, y-quietZone))
+						r, _, _, _ := code.At(x-quietZone, y-quietZone).RGBA()
+						want = r < 0x8000
 					}
 					require.Equal(t, want, grid[y][x], "module (%d, %d)", x, y)
 				}

@@ -22,9 +22,7 @@ package consentpage
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -32,6 +30,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/veriland/veriland/internal/htmlpage"
 )
 
 //go:embed index.html
@@ -41,7 +41,7 @@ var source []byte
 var stringsJSON []byte
 
 // MediaType is the content type the page is served with.
-const MediaType = "text/html; charset=utf-8"
+const MediaType = htmlpage.MediaType
 
 // DefaultLanguage is the language of the page when the reader's preferences name
 // none of Languages.
@@ -70,20 +70,21 @@ var (
 
 // mustHash returns the CSP source expression ("sha256-<base64>") of the content of
 // the only element opened by exactly open in doc, up to the first close after it; it
-// panics when there is not exactly one (a broken embed is a build error, not a
-// runtime condition). The page's JSON data block opens with a longer tag and is not
-// counted.
+// panics when there is not exactly one, or when it holds a template action (a broken
+// embed is a build error, not a runtime condition). The page's JSON data block opens
+// with a longer tag and is not counted.
 func mustHash(doc []byte, open, close string) string {
-	if n := bytes.Count(doc, []byte(open)); n != 1 {
-		panic(fmt.Sprintf("consentpage: index.html must hold exactly one %s element, has %d", open, n))
+	h, err := htmlpage.ElementHash(doc, open, close)
+	if err == nil {
+		_, rest, _ := bytes.Cut(doc, []byte(open))
+		if body, _, _ := bytes.Cut(rest, []byte(close)); bytes.Contains(body, []byte("{{")) {
+			err = fmt.Errorf("the %s element holds a template action", open)
+		}
 	}
-	_, rest, _ := bytes.Cut(doc, []byte(open))
-	body, _, ok := bytes.Cut(rest, []byte(close))
-	if !ok || bytes.Contains(body, []byte("{{")) {
-		panic(fmt.Sprintf("consentpage: the %s element of index.html is unclosed or holds a template action", open))
+	if err != nil {
+		panic("consentpage: index.html: " + err.Error())
 	}
-	sum := sha256.Sum256(body)
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+	return h
 }
 
 // mustRender renders the page for p or panics. The policy hashes a rendering, not the
@@ -233,21 +234,12 @@ func Write(w http.ResponseWriter, p Params) error {
 	if err != nil {
 		return err
 	}
-	h := w.Header()
-	h.Set("Content-Type", MediaType)
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Language", p.Lang)
-	h.Set("Content-Length", strconv.Itoa(len(page)))
+	w.Header().Set("Content-Language", p.Lang)
 	status := http.StatusOK
 	if p.NotFound {
 		status = http.StatusNotFound
 	}
-	w.WriteHeader(status)
-	_, _ = w.Write(page)
+	_ = htmlpage.Write(w, status, csp, page)
 	return nil
 }
 

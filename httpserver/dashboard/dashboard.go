@@ -2,19 +2,18 @@ package dashboard
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/base64"
 	"fmt"
 	"net/http"
-	"strconv"
+
+	"github.com/veriland/veriland/internal/htmlpage"
 )
 
 //go:embed index.html
 var page []byte
 
 // MediaType is the content type the page is served with.
-const MediaType = "text/html; charset=utf-8"
+const MediaType = htmlpage.MediaType
 
 var (
 	scriptHash = mustHash(page, "<script>", "</script>")
@@ -31,13 +30,14 @@ var (
 // the only element delimited by open and close in doc; it panics when there is not
 // exactly one (a broken embed is a build error, not a runtime condition).
 func mustHash(doc []byte, open, close string) string {
-	if n := bytes.Count(doc, []byte(open)); n != 1 || bytes.Count(doc, []byte(close)) != 1 {
-		panic(fmt.Sprintf("dashboard: index.html must hold exactly one %s element, has %d", open, n))
+	h, err := htmlpage.ElementHash(doc, open, close)
+	if err == nil && bytes.Count(doc, []byte(close)) != 1 {
+		err = fmt.Errorf("the page must hold exactly one %s", close)
 	}
-	_, rest, _ := bytes.Cut(doc, []byte(open))
-	body, _, _ := bytes.Cut(rest, []byte(close))
-	sum := sha256.Sum256(body)
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+	if err != nil {
+		panic("dashboard: index.html: " + err.Error())
+	}
+	return h
 }
 
 // Page returns a copy of the page's bytes.
@@ -64,15 +64,6 @@ func Handler() http.Handler {
 // Write answers with the page and its security headers: the Content-Security-
 // Policy, nosniff, no referrer, no caching and no framing.
 func Write(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("Content-Type", MediaType)
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	h.Set("Content-Length", strconv.Itoa(len(page)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(page)
+	w.Header().Set("Cross-Origin-Opener-Policy", "same-origin")
+	_ = htmlpage.Write(w, http.StatusOK, csp, page)
 }

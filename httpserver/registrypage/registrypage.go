@@ -16,21 +16,21 @@ package registrypage
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"net/http"
-	"strconv"
+	"strings"
 	"time"
+
+	"github.com/veriland/veriland/internal/htmlpage"
 )
 
 //go:embed page.html
 var source string
 
 // MediaType is the content type the page is served with.
-const MediaType = "text/html; charset=utf-8"
+const MediaType = htmlpage.MediaType
 
 // Certificate statuses, as the registry reports them.
 const (
@@ -151,17 +151,7 @@ func Write(w http.ResponseWriter, v View) error {
 	if !v.Found {
 		status = http.StatusNotFound
 	}
-	h := w.Header()
-	h.Set("Content-Type", MediaType)
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, err = w.Write(body)
-	return err
+	return htmlpage.Write(w, status, csp, body)
 }
 
 // ContentSecurityPolicy returns the policy the page is served with: no script at
@@ -200,11 +190,12 @@ func dates(t time.Time) (iso, text string) {
 // delimited by open and close in doc; it panics when there is not exactly one (a
 // broken embed is a build error, not a runtime condition).
 func mustHash(doc, open, close string) string {
-	if n := bytes.Count([]byte(doc), []byte(open)); n != 1 || bytes.Count([]byte(doc), []byte(close)) != 1 {
-		panic(fmt.Sprintf("registrypage: page.html must hold exactly one %s element, has %d", open, n))
+	h, err := htmlpage.ElementHash([]byte(doc), open, close)
+	if err == nil && strings.Count(doc, close) != 1 {
+		err = fmt.Errorf("the page must hold exactly one %s", close)
 	}
-	_, rest, _ := bytes.Cut([]byte(doc), []byte(open))
-	body, _, _ := bytes.Cut(rest, []byte(close))
-	sum := sha256.Sum256(body)
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+	if err != nil {
+		panic("registrypage: page.html: " + err.Error())
+	}
+	return h
 }
