@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -28,6 +29,8 @@ import (
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 	"github.com/veriland/veriland/storage/fieldcrypt"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config wires a Server. Store and Tokens are required; everything else has a
@@ -51,6 +54,12 @@ type Config struct {
 	// "Authorization: Bearer <MetricsToken>" (compared in constant time) or gets 401.
 	// Empty leaves the endpoint public.
 	MetricsToken string
+	// MetricsCollectors are registered with the server's own Prometheus registry and
+	// served at GET /metrics beside its collectors: the reference server adds the
+	// PostgreSQL store's transaction and retry counters. Names must not collide with
+	// the server's (veriland_http_*, veriland_verifications_total,
+	// veriland_webhook_queue_depth, go_*, process_*).
+	MetricsCollectors []prometheus.Collector
 	// RateLimits configures per-wallet and per-IP limits (SPEC S2.5).
 	RateLimits RateLimits
 	// Fields encrypts personal data at rest (storage/fieldcrypt): the responses the
@@ -135,6 +144,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	cfg.RateLimits = cfg.RateLimits.withDefaults()
 	s := &Server{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), metrics: newMetrics()}
+	for _, c := range cfg.MetricsCollectors {
+		if err := s.metrics.registry.Register(c); err != nil {
+			return nil, fmt.Errorf("httpserver: Config.MetricsCollectors: %w", err)
+		}
+	}
 	if err := s.setup(); err != nil {
 		return nil, err
 	}

@@ -12,6 +12,14 @@
 //	go run ./examples/loadgen -token $TOKEN -scenario consent -n 3000 -c 64
 //	go run ./examples/loadgen -scenario health -n 20000 -c 32 -json
 //
+// -addr may list several base URLs, comma-separated: the replicas of one deployment
+// sharing a PostgreSQL database (docs/operations.md). Requests then go to each in
+// turn, setup included, so a consent is created on one replica, read on the next and
+// approved on the third:
+//
+//	go run ./examples/loadgen -token $TOKEN -scenario consent -n 3000 -c 64 \
+//	  -addr http://127.0.0.1:8081,http://127.0.0.1:8082,http://127.0.0.1:8083
+//
 // Scenarios (-scenario):
 //
 //   - health: GET /v1/health, expecting 200 — the server's HTTP floor.

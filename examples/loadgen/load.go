@@ -22,7 +22,8 @@ const maxBody = 1 << 20
 // proxy from the environment, no redirects followed.
 type loader struct {
 	o      *options
-	base   string
+	bases  []string      // the -addr URLs, requests spread round-robin over them
+	next   atomic.Uint64 // the round-robin counter
 	hc     *http.Client
 	stderr io.Writer
 }
@@ -35,9 +36,13 @@ func newLoader(o *options, stderr io.Writer) *loader {
 		IdleConnTimeout:     30 * time.Second,
 		DisableCompression:  true,
 	}
+	bases := make([]string, len(o.addrs))
+	for i, u := range o.addrs {
+		bases[i] = strings.TrimRight(u.String(), "/")
+	}
 	return &loader{
 		o:      o,
-		base:   strings.TrimRight(o.addr.String(), "/"),
+		bases:  bases,
 		stderr: stderr,
 		hc: &http.Client{
 			Transport:     tr,
@@ -63,7 +68,8 @@ func (l *loader) do(ctx context.Context, c call) (answer, error) {
 	if c.body != nil {
 		body = bytes.NewReader(c.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, c.method, l.base+c.path, body)
+	base := l.bases[(l.next.Add(1)-1)%uint64(len(l.bases))] // each request to the next replica
+	req, err := http.NewRequestWithContext(ctx, c.method, base+c.path, body)
 	if err != nil {
 		return answer{}, err
 	}

@@ -23,7 +23,7 @@ const (
 	maxDuration    = time.Hour
 )
 
-const usage = "usage: loadgen [-addr http://127.0.0.1:8080] [-scenario health|consent|siwe] [-n 1000] [-c 32] [-duration 60s] [-token T] [-json]"
+const usage = "usage: loadgen [-addr http://127.0.0.1:8080[,http://127.0.0.1:8081...]] [-scenario health|consent|siwe] [-n 1000] [-c 32] [-duration 60s] [-token T] [-json]"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -33,7 +33,7 @@ func main() {
 }
 
 type options struct {
-	addr        *url.URL
+	addrs       []*url.URL // one or more base URLs (replicas of one deployment)
 	origin      string
 	token       string
 	scenario    string
@@ -57,7 +57,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		fmt.Fprintln(stderr, usage)
 		fs.PrintDefaults()
 	}
-	addr := fs.String("addr", "http://127.0.0.1:8080", "base URL of the running veriland server")
+	addr := fs.String("addr", "http://127.0.0.1:8080", "base URL of the running veriland server, or a comma-separated list of the base URLs of replicas sharing one database: requests go to each in turn")
 	origin := fs.String("origin", "", "siwe: the server's public origin the message is signed for (default: -addr)")
 	token := fs.String("token", os.Getenv("VERILAND_TOKEN"), "consent: a SANDBOX admin token (default $VERILAND_TOKEN)")
 	scenario := fs.String("scenario", "health", "health, consent or siwe")
@@ -96,12 +96,14 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.chainID == 0 {
 		return nil, errUsage{"-chain-id must be positive"}
 	}
-	u, err := checkAddr(*addr, o.allowRemote)
-	if err != nil {
-		return nil, errUsage{fmt.Sprintf("-addr %s: %v", *addr, err)}
+	for _, raw := range strings.Split(*addr, ",") {
+		u, err := checkAddr(strings.TrimSpace(raw), o.allowRemote)
+		if err != nil {
+			return nil, errUsage{fmt.Sprintf("-addr %s: %v", raw, err)}
+		}
+		o.addrs = append(o.addrs, u)
 	}
-	o.addr = u
-	o.origin = u.Scheme + "://" + u.Host
+	o.origin = o.addrs[0].Scheme + "://" + o.addrs[0].Host
 	if *origin != "" {
 		ou, err := url.Parse(*origin)
 		if err != nil || ou.Host == "" || (ou.Scheme != "http" && ou.Scheme != "https") {

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -189,7 +191,13 @@ func TestRefusals(t *testing.T) {
 	// -allow-remote lifts the loopback rule (parsing only; nothing is dialled here).
 	o, err := parseFlags([]string{"-addr", "http://example.com", "-allow-remote"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, "example.com", o.addr.Host)
+	require.Equal(t, "example.com", o.addrs[0].Host)
+	o, err = parseFlags([]string{"-addr", "http://127.0.0.1:1, http://[::1]:2"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	require.Len(t, o.addrs, 2)
+	require.Equal(t, "http://127.0.0.1:1", o.origin, "the origin is the first address")
+	_, err = parseFlags([]string{"-addr", "http://127.0.0.1:1,http://example.com"}, &bytes.Buffer{})
+	require.Error(t, err, "every address of the list is checked")
 	for _, ok := range []string{"http://localhost:8080", "http://LOCALHOST", "http://127.0.0.2:1", "http://[::1]:8080", "https://127.0.0.1"} {
 		_, err := checkAddr(ok, false)
 		require.NoError(t, err, ok)
@@ -201,4 +209,30 @@ func TestHelp(t *testing.T) {
 	require.Equal(t, 0, run(t.Context(), []string{"-h"}, &bytes.Buffer{}, &errOut))
 	require.Contains(t, errOut.String(), "usage: loadgen")
 	require.Contains(t, errOut.String(), "-allow-remote")
+}
+
+// TestReplicasRoundRobin spreads the requests of one run over several base URLs, as
+// over replicas behind no load balancer: each front gets its share.
+func TestReplicasRoundRobin(t *testing.T) {
+	base, _ := startServer(t)
+	backend, err := http.NewRequest(http.MethodGet, base, nil)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	hits := map[string]int{}
+	var fronts []string
+	for _, name := range []string{"a", "b", "c"} {
+		proxy := httputil.NewSingleHostReverseProxy(backend.URL)
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			hits[name]++
+			mu.Unlock()
+			proxy.ServeHTTP(w, r)
+		}))
+		t.Cleanup(front.Close)
+		fronts = append(fronts, front.URL)
+	}
+	code, rep, stderr := runJSON(t, "-addr", strings.Join(fronts, ","), "-scenario", "health", "-n", "30", "-c", "3")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 30, rep.Requests)
+	require.Equal(t, map[string]int{"a": 10, "b": 10, "c": 10}, hits)
 }

@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,7 +28,6 @@ import (
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/internal/ids"
-	"github.com/veriland/veriland/storage/bolt"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -41,6 +39,7 @@ func main() {
 
 type options struct {
 	data, addr, origin, trustDir, rateLimit, logLevel string
+	database, keysDir                                 string
 	kycURL, kycSecret                                 string
 	androidPackage, androidDigests                    string
 	appleAppID                                        string
@@ -61,6 +60,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.data, "data", envOr("VERILAND_DATA", "./data"), "data directory (database and generated keys)")
+	fs.StringVar(&o.database, "database", envOr("VERILAND_DATABASE_URL", ""), "postgres://user:password@host:5432/db?sslmode=verify-full (pool_max_conns=N and other pgx pool_* parameters allowed): run on PostgreSQL, which several replicas may share; default: bbolt in -data")
+	fs.StringVar(&o.keysDir, "keys-dir", envOr("VERILAND_KEYS_DIR", ""), "directory of the keys (token secrets, issuer key, pepper, field keys, sandbox CSCA), shared by every replica; the first replica to start creates them, the others wait and read them (default: -data)")
 	fs.StringVar(&o.addr, "addr", envOr("VERILAND_ADDR", "127.0.0.1:8080"), "listen address")
 	fs.StringVar(&o.origin, "public-origin", envOr("VERILAND_PUBLIC_ORIGIN", ""), "public scheme://host[:port] (default http://ADDR)")
 	fs.StringVar(&o.trustDir, "trust-dir", envOr("VERILAND_TRUST_DIR", ""), "directory of CSCA certificates and ICAO master lists")
@@ -103,6 +104,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.rateLimit != "on" && o.rateLimit != "off" {
 		return nil, fmt.Errorf("-rate-limit must be on or off")
+	}
+	if err := checkDatabase(o.database); err != nil {
+		return nil, err
+	}
+	if o.keysDir == "" {
+		o.keysDir = o.data
 	}
 	if o.chainID == 0 {
 		return nil, fmt.Errorf("-chain-id must be positive")
@@ -194,7 +201,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "server:", err)
 		return 2
 	}
-	sec, first, err := loadOrCreateSecrets(o.data)
+	sec, first, err := loadOrCreateSecrets(o.keysDir)
 	if err != nil {
 		fmt.Fprintln(stderr, "server: keys:", err)
 		return 1
@@ -236,11 +243,12 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	store, err := bolt.Open(filepath.Join(o.data, "veriland.db"), bolt.Options{})
+	store, err := openDatabase(ctx, o)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	logger.Info("database", "kind", store.kind, "at", store.where)
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -262,7 +270,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	}
 	defer sandboxChain.Close()
 
-	trust, err := loadTrust(o.data, o.trustDir)
+	trust, err := loadTrust(o.keysDir, o.trustDir)
 	if err != nil {
 		return err
 	}
@@ -294,9 +302,10 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	defer closeSpeech()
 	logSummary(logger, summarize(o, &keys, eth))
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
-		Store: store, Tokens: tokens, Logger: logger, Version: version,
+		Store: store.Store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
 		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"}, MetricsToken: o.metricsToken,
+		MetricsCollectors: store.collectors(),
 	}, keys)
 	if err != nil {
 		ln.Close()

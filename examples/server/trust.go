@@ -10,9 +10,9 @@ import (
 
 // loadTrust builds the CSCA trust stores of chip binding: PRODUCTION trusts the CSCA
 // certificates and ICAO master lists of -trust-dir (none without it); SANDBOX trusts
-// them too, plus the sandbox test CSCA generated in the data directory at first start,
-// whose Document Signer examples/sandbox-sod uses to build test passports.
-func loadTrust(dataDir, trustDir string) (map[veriland.Environment]*chipauth.TrustStore, error) {
+// them too, plus the sandbox test CSCA generated at first start in the keys directory
+// (-keys-dir, default -data), whose Document Signer examples/sandbox-sod uses to build test passports.
+func loadTrust(keysDir, trustDir string) (map[veriland.Environment]*chipauth.TrustStore, error) {
 	load := func() (*chipauth.TrustStore, error) {
 		if trustDir == "" {
 			return chipauth.NewTrustStore(), nil
@@ -31,7 +31,12 @@ func loadTrust(dataDir, trustDir string) (map[veriland.Environment]*chipauth.Tru
 	if err != nil {
 		return nil, err
 	}
-	csca, _, err := binding.LoadOrCreateSandboxPKI(dataDir)
+	unlock, err := lockKeysDir(keysDir) // replicas share it: one creates, the others read
+	if err != nil {
+		return nil, err
+	}
+	csca, _, err := binding.LoadOrCreateSandboxPKI(keysDir)
+	unlock()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox test CSCA: %w", err)
 	}

@@ -26,7 +26,8 @@ const keyFileHeader = `# veriland field-encryption keys (storage/fieldcrypt), AE
 // or others may read or write, and a malformed one. rand supplies nonces and new keys:
 // pass crypto/rand.Reader outside tests. Rotate and Erase on the keyring rewrite the
 // file atomically (a temporary file renamed over it). One process at a time may hold
-// a data directory's keyring.
+// a data directory's keyring for Rotate and Erase; any number may load it, and of
+// several processes creating it at once one wins and the others load its file.
 func LoadOrCreate(dir string, rand io.Reader) (*Keyring, error) {
 	if rand == nil {
 		return nil, errors.New("fieldcrypt: nil rand")
@@ -37,7 +38,13 @@ func LoadOrCreate(dir string, rand io.Reader) (*Keyring, error) {
 	path := filepath.Join(dir, KeyFileName)
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return create(path, rand)
+		k, err := create(path, rand)
+		if errors.Is(err, fs.ErrExist) {
+			// Another process created the file first (replicas starting together on
+			// one data directory): use its keys.
+			return LoadOrCreate(dir, rand)
+		}
+		return k, err
 	}
 	if err != nil {
 		return nil, err
