@@ -11,15 +11,49 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/pgtest"
+	"github.com/veriland/veriland/storage/bolt"
+	"github.com/veriland/veriland/storage/postgres"
 )
 
 // BenchmarkConsentApprove measures consent approvals end to end: POST /consent/{id}
-// through the real server on httptest and bbolt with fsync, with as many concurrent
-// clients as GOMAXPROCS×32. Each op is one approval (signature recovery, the state
-// transition, the signed CONSENT attestation, its audit entry and webhook outbox
-// record in one transaction). Requests are created and signed before the timer.
+// through the real server on httptest, with as many concurrent clients as
+// GOMAXPROCS×32 (64 on two cores). Each op is one approval (signature recovery, the
+// state transition, the signed CONSENT attestation, its audit entry and webhook
+// outbox record in one transaction). Requests are created and signed before the
+// timer.
+//
+//   - bbolt: one file with fsync and group commit; tx/commit is how many approvals
+//     share one commit.
+//   - postgres: storage/postgres on VERILAND_TEST_POSTGRES_URL (a pool of 32
+//     connections), SERIALIZABLE with retry; retries/commit is the contention figure.
+//     For figures with fsync on, point the variable at a durable cluster
+//     (storage/postgres/testdb.sh -durable).
 func BenchmarkConsentApprove(b *testing.B) {
-	h := newHarness(b, func(c *Config) { c.RateLimits.Disabled = true })
+	b.Run("bbolt", func(b *testing.B) {
+		var h *harness
+		var before bolt.Stats
+		benchConsentApprove(b, func(x *harness) { h, before = x, x.store.Stats() }, func(b *testing.B) {
+			st := h.store.Stats()
+			b.ReportMetric(float64(st.Transactions-before.Transactions)/float64(max(st.Commits-before.Commits, 1)), "tx/commit")
+		})
+	})
+	b.Run("postgres", func(b *testing.B) {
+		pg := pgtest.Replicas(b, 1, 32)[0]
+		var before postgres.Stats
+		benchConsentApprove(b, func(*harness) { before = pg.Stats() }, func(b *testing.B) {
+			st := pg.Stats()
+			commits := st.Commits - before.Commits
+			b.ReportMetric(float64(st.Retries-before.Retries)/float64(max(commits, 1)), "retries/commit")
+			b.ReportMetric(float64(commits)/float64(b.N), "commits/approval")
+		}, func(c *Config) { c.Store = pg })
+	})
+}
+
+// benchConsentApprove prepares b.N signed approvals, calls started just before the
+// timer starts, runs them in parallel and calls report after the timer stops.
+func benchConsentApprove(b *testing.B, started func(*harness), report func(*testing.B), configure ...func(*Config)) {
+	h := newHarness(b, append([]func(*Config){func(c *Config) { c.RateLimits.Disabled = true }}, configure...)...)
 	h.skipSpecChecks = true
 	admin := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
 	_, verifierTok := createKey(b, h, admin, "verifier", "verifier-bench")
@@ -47,7 +81,7 @@ func BenchmarkConsentApprove(b *testing.B) {
 	var next atomic.Int64
 	b.SetParallelism(32)
 	b.ReportAllocs()
-	before := h.store.Stats()
+	started(h)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -66,8 +100,5 @@ func BenchmarkConsentApprove(b *testing.B) {
 	})
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "approvals/s")
-	st := h.store.Stats()
-	commits, txs := st.Commits-before.Commits, st.Transactions-before.Transactions
-	b.ReportMetric(float64(txs)/float64(max(commits, 1)), "tx/commit")
-	b.ReportMetric(float64(txs)/float64(b.N), "tx/approval")
+	report(b)
 }

@@ -10,6 +10,11 @@
 # on a free local port (127.0.0.1 and a Unix socket in that directory), creates the
 # database "veriland" and prints postgres://postgres@127.0.0.1:PORT/veriland. The
 # cluster trusts local connections and runs with fsync off: it is for tests only.
+# With -durable it keeps PostgreSQL's durable defaults (fsync, synchronous_commit and
+# full_page_writes on), for benchmarks whose figures must include the flush:
+#
+#	VERILAND_TEST_POSTGRES_URL=$(storage/postgres/testdb.sh -durable) \
+#	  go test -run - -bench ConsentApprove ./httpserver
 # Stop it with the command it prints on stderr (or let the machine go away).
 #
 # Every step is bounded by a timeout; on any failure it prints why on stderr and exits
@@ -28,6 +33,17 @@ die() {
 }
 
 command -v timeout >/dev/null 2>&1 || die "the timeout command (coreutils) is missing"
+
+DURABILITY='fsync = off
+synchronous_commit = off
+full_page_writes = off'
+case "${1:-}" in
+"") ;;
+-durable) DURABILITY='fsync = on
+synchronous_commit = on
+full_page_writes = on' ;;
+*) die "usage: testdb.sh [-durable]" ;;
+esac
 
 pgbin() {
 	# The newest installed server version.
@@ -81,9 +97,7 @@ cat >>"$DATA/postgresql.conf" <<CONF || die "cannot write $DATA/postgresql.conf"
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$DIR'
 max_connections = 300
-fsync = off
-synchronous_commit = off
-full_page_writes = off
+$DURABILITY
 deadlock_timeout = 100ms
 include_if_exists = 'port.conf'
 CONF
