@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -113,18 +114,44 @@ func (s *Server) withObservation(pattern string, next http.Handler) http.Handler
 	})
 }
 
-// clientIP is the address of the peer. Forwarding headers are trusted only with
-// Config.TrustForwardedFor (behind a proxy that sets them).
+// clientIP is the address rate limits and coalesced audit entries key on: the peer's,
+// or, with Config.TrustForwardedFor, the one the proxies in front recorded.
+//
+// X-Forwarded-For is read from the right: each proxy appends the address it received
+// the request from, so the rightmost entries are written by our own proxies and the
+// leftmost ones by whoever sent the request (a client can put anything there). The
+// answer is the rightmost address that is not one of Config.TrustedProxies (with none
+// configured: the rightmost, one proxy in front). A request that did not come from a
+// trusted proxy (when some are configured), or whose header holds no usable address,
+// is keyed on its peer address.
 func (s *Server) clientIP(r *http.Request) string {
-	if s.cfg.TrustForwardedFor {
-		first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-For"), ",")
-		if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-			return ip.String()
-		}
-	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
+	}
+	if !s.cfg.TrustForwardedFor {
+		return host
+	}
+	trusted := func(a netip.Addr) bool {
+		for _, p := range s.cfg.TrustedProxies {
+			if p.Contains(a.Unmap()) {
+				return true
+			}
+		}
+		return false
+	}
+	if peer, err := netip.ParseAddr(host); len(s.cfg.TrustedProxies) > 0 && (err != nil || !trusted(peer)) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return host // a hop we cannot read: do not guess past it
+		}
+		if !trusted(a) {
+			return a.Unmap().String()
+		}
 	}
 	return host
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -48,8 +49,16 @@ type Config struct {
 	PublicOrigin string
 	// ChainID is the EIP-712 chainId of every signing domain (default 1).
 	ChainID uint64
-	// TrustForwardedFor takes the client IP from X-Forwarded-For (behind a proxy).
+	// TrustForwardedFor takes the client IP (rate limits, coalesced audit entries) from
+	// X-Forwarded-For, read from the right: the rightmost address that is not one of
+	// TrustedProxies (with none: the rightmost, for exactly one proxy in front). Set
+	// it only behind proxies that append to the header; replicas behind a load
+	// balancer need it, or every client shares the balancer's per-IP limit.
 	TrustForwardedFor bool
+	// TrustedProxies are the proxies whose X-Forwarded-For entries are skipped, for
+	// several hops of proxies; with any set, a request whose peer is not one of them
+	// is keyed on its peer address.
+	TrustedProxies []netip.Prefix
 	// MetricsToken, when set, protects GET /metrics: a scrape must send
 	// "Authorization: Bearer <MetricsToken>" (compared in constant time) or gets 401.
 	// Empty leaves the endpoint public.

@@ -158,3 +158,14 @@ func TestServeOnPostgres(t *testing.T) {
 		t.Fatal("no graceful shutdown")
 	}
 }
+
+func TestProxyFlags(t *testing.T) {
+	o, err := parseFlags([]string{"-trust-forwarded-for", "-trusted-proxies", "10.0.0.0/8, fd00::/8"}, io.Discard)
+	require.NoError(t, err)
+	require.True(t, o.trustForwardedFor)
+	require.Len(t, o.trustedProxies, 2)
+	_, err = parseFlags([]string{"-trusted-proxies", "10.0.0.0/8"}, io.Discard)
+	require.ErrorContains(t, err, "needs -trust-forwarded-for")
+	_, err = parseFlags([]string{"-trust-forwarded-for", "-trusted-proxies", "10.0.0.1"}, io.Discard)
+	require.ErrorContains(t, err, "not a CIDR")
+}

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -40,6 +41,8 @@ func main() {
 type options struct {
 	data, addr, origin, trustDir, rateLimit, logLevel string
 	database, keysDir                                 string
+	trustForwardedFor                                 bool
+	trustedProxies                                    []netip.Prefix
 	kycURL, kycSecret                                 string
 	androidPackage, androidDigests                    string
 	appleAppID                                        string
@@ -62,6 +65,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.data, "data", envOr("VERILAND_DATA", "./data"), "data directory (database and generated keys)")
 	fs.StringVar(&o.database, "database", envOr("VERILAND_DATABASE_URL", ""), "postgres://user:password@host:5432/db?sslmode=verify-full (pool_max_conns=N and other pgx pool_* parameters allowed): run on PostgreSQL, which several replicas may share; default: bbolt in -data")
 	fs.StringVar(&o.keysDir, "keys-dir", envOr("VERILAND_KEYS_DIR", ""), "directory of the keys (token secrets, issuer key, pepper, field keys, sandbox CSCA), shared by every replica; the first replica to start creates them, the others wait and read them (default: -data)")
+	fs.BoolVar(&o.trustForwardedFor, "trust-forwarded-for", envOr("VERILAND_TRUST_FORWARDED_FOR", "") == "true", "behind a load balancer or proxy that appends X-Forwarded-For: key rate limits on the client address it recorded (the rightmost one not in -trusted-proxies) instead of the proxy's")
+	proxies := fs.String("trusted-proxies", envOr("VERILAND_TRUSTED_PROXIES", ""), "with -trust-forwarded-for: comma-separated CIDRs of the proxies in front (several hops); requests from other peers are keyed on the peer")
 	fs.StringVar(&o.addr, "addr", envOr("VERILAND_ADDR", "127.0.0.1:8080"), "listen address")
 	fs.StringVar(&o.origin, "public-origin", envOr("VERILAND_PUBLIC_ORIGIN", ""), "public scheme://host[:port] (default http://ADDR)")
 	fs.StringVar(&o.trustDir, "trust-dir", envOr("VERILAND_TRUST_DIR", ""), "directory of CSCA certificates and ICAO master lists")
@@ -104,6 +109,19 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.rateLimit != "on" && o.rateLimit != "off" {
 		return nil, fmt.Errorf("-rate-limit must be on or off")
+	}
+	for _, c := range strings.Split(*proxies, ",") {
+		if c = strings.TrimSpace(c); c == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(c)
+		if err != nil {
+			return nil, fmt.Errorf("-trusted-proxies: %q is not a CIDR (10.0.0.0/8, fd00::/8)", c)
+		}
+		o.trustedProxies = append(o.trustedProxies, p.Masked())
+	}
+	if len(o.trustedProxies) > 0 && !o.trustForwardedFor {
+		return nil, fmt.Errorf("-trusted-proxies needs -trust-forwarded-for")
 	}
 	if err := checkDatabase(o.database); err != nil {
 		return nil, err
@@ -306,6 +324,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
 		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"}, MetricsToken: o.metricsToken,
 		MetricsCollectors: store.collectors(),
+		TrustForwardedFor: o.trustForwardedFor, TrustedProxies: o.trustedProxies,
 	}, keys)
 	if err != nil {
 		ln.Close()
