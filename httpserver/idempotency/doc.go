@@ -52,6 +52,16 @@
 //     cancellation, so a client that hangs up does not leave its key reserved.
 //   - Failures to store a response after it was sent are logged with log/slog; the
 //     client already has its answer.
+//   - Begin, Complete and Release stay serializable transactions (read, decide,
+//     write) on every store, PostgreSQL included: measured with 64 concurrent callers
+//     over two PostgreSQL pools (BenchmarkBeginCompletePostgres, 2 shared cores, fsync
+//     off), they retry 0.04–0.07 times per committed transaction, both with a key per
+//     request (about 1 800 requests/s, two transactions each) and with runs of 64
+//     requests sharing one key sent to both replicas (about 5 500 requests/s, nearly
+//     all in_flight or replays). At that rate a single-statement upsert would save
+//     little and would have to re-implement the fingerprint, lease and sealing logic
+//     in SQL; the per-record conflict is rare because each key is written at most
+//     twice. TestReplicasRunTheSameKeyOnce shows one run for one key across replicas.
 //
 // The package never formats error responses: Middleware hands every error, always a
 // *veriland.Error, to the caller's writer.

@@ -10,11 +10,39 @@
 // max(TAT, now) + T − Burst·T ≤ now, and then sets TAT = max(TAT, now) + T. An idle
 // key therefore admits exactly Burst requests at once and then one every T.
 //
-// Allow reads the TAT in a read-only transaction first: since the TAT only grows, a
-// request denied against that snapshot is denied for good, and denials cost no write
-// (an attacker hammering a closed limit cannot turn rejections into durable writes).
-// An admitted request is decided again and recorded in one read-write transaction, so
-// concurrent callers, in one process or many, never admit more than the policy allows.
+// When the Store implements AtomicStore (storage/postgres does), Allow hands it the
+// whole step: on PostgreSQL one statement that reads the record in its snapshot,
+// stops there when the snapshot denies, and otherwise upserts under the row's lock,
+// deciding again on the newest version (READ COMMITTED: concurrent callers queue on
+// the row instead of aborting serializable transactions and retrying them). The
+// Decision is computed in Go from the TAT the store returns, so both paths answer
+// alike and read each other's records.
+//
+// Otherwise Allow reads the TAT in a read-only transaction first: since the TAT only
+// grows, a request denied against that snapshot is denied for good, and denials cost
+// no write (an attacker hammering a closed limit cannot turn rejections into durable
+// writes; the atomic statement keeps this, see storage/postgres.Store.GCRA). An
+// admitted request is decided again and recorded in one read-write transaction, so
+// concurrent callers, in one process or many, never admit more than the policy
+// allows. A store whose GCRA reports errors.ErrUnsupported (CockroachDB, which lacks
+// the PostgreSQL functions the statement uses) is used this way from then on.
+//
+// # Measured
+//
+// BenchmarkAllow, 64 concurrent callers, 2 shared cores, PostgreSQL 15 with fsync off
+// on the same machine, pools of 16 connections, bbolt with fsync and group commit
+// (calls per second; retries are serializable transactions run again, per call):
+//
+//	workload      bbolt           PG transactions        PG one statement
+//	hot key       87 000          1 100 (0.77 retries)   7 200 (no transaction)
+//	distinct keys 85 000          2 400 (0.01 retries)   8 900
+//	hot, limited  820 000         8 500 (0.01 retries)   13 900
+//
+// "hot, limited" is every caller on one key under IPPolicy (a load test from one
+// IP): nearly all calls are denials, decided without a write on every path (the
+// statement only locks the row, without writing it, when a denial lost the race for
+// a slot that had just refilled). Runs
+// vary by about 30 % with other load on the cores.
 //
 // # Storage
 //

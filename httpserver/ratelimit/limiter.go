@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/veriland/veriland"
@@ -19,8 +20,10 @@ const bucketName = "ratelimit"
 const recordVersion = 1
 
 // Limiter enforces Policies with GCRA, keeping each key's theoretical arrival time in
-// storage. Every decision that admits a request is one read-write transaction, so the
-// limit holds across replicas sharing the Store. A Limiter is safe for concurrent use.
+// storage. Every decision that admits a request is one atomic step of the Store (one
+// statement on an AtomicStore, else a read-write transaction), so the limit holds
+// across replicas sharing the Store. A Limiter is safe for concurrent use and must
+// not be copied after first use.
 type Limiter struct {
 	Store storage.Store
 	// Now is the clock; nil means time.Now.
@@ -30,6 +33,10 @@ type Limiter struct {
 	Disabled bool
 	// Logger receives store failures from Middleware; nil means slog.Default().
 	Logger *slog.Logger
+
+	// noAtomic is set once the Store, an AtomicStore, reported that it cannot run
+	// GCRA atomically (errors.ErrUnsupported): Allow then uses transactions only.
+	noAtomic atomic.Bool
 }
 
 // Allow decides whether one more request for key under policy p in environment env may
@@ -53,6 +60,18 @@ func (l *Limiter) Allow(ctx context.Context, env veriland.Environment, key strin
 	}
 	bucket := storage.Bucket(env, bucketName)
 	id := recordKey(p.Name, key)
+
+	if a, ok := l.Store.(AtomicStore); ok && !l.noAtomic.Load() {
+		d, err := allowAtomic(ctx, a, bucket, id, l.now().UnixNano(), p)
+		if !errors.Is(err, errors.ErrUnsupported) {
+			if err != nil {
+				return Decision{}, unavailable(err)
+			}
+			return d, nil
+		}
+		l.noAtomic.Store(true)
+		l.logger().Warn("rate limit store cannot run GCRA atomically; using transactions", "error", err)
+	}
 
 	// A read first: a denial can be decided without a write, because the stored TAT
 	// only ever grows, so a request denied against this snapshot is denied against any

@@ -75,6 +75,20 @@
 // deployments (or test runs: the package's tests derive a table from each path the
 // conformance suite gives them) share one database without sharing data.
 //
+// # Rate limits in one statement
+//
+// Store.GCRA runs one step of a GCRA rate limit (httpserver/ratelimit's records: 0x01
+// and a big-endian int64 TAT) as a single statement outside any transaction: it reads
+// the record in its snapshot, writes nothing when that snapshot denies the request,
+// and otherwise upserts with INSERT ... ON CONFLICT DO UPDATE ... WHERE, which at READ
+// COMMITTED waits for the row's lock and decides again on the newest version instead
+// of failing serialization. On one hot key under 64 callers it runs about six times
+// as many requests per second as a serializable Update that reads and writes the
+// record, with no retries (httpserver/ratelimit's BenchmarkAllow). The statement uses
+// PostgreSQL's int8send and bit(64) casts; a server without them (CockroachDB) makes
+// GCRA return an error wrapping errors.ErrUnsupported, and httpserver/ratelimit then
+// uses transactions.
+//
 // # CockroachDB
 //
 // The SQL (the schema, INSERT ... ON CONFLICT upserts, keyset scans) is meant to
