@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/gowebpki/jcs"
 
@@ -22,22 +24,43 @@ const GenesisHash = "00000000000000000000000000000000000000000000000000000000000
 
 // Bucket names, inside an environment's namespace (storage.Bucket).
 const (
-	entriesBucket = "audit"      // big-endian uint64 seq → canonical JSON of the entry
-	headBucket    = "audit_head" // headKey → canonical JSON of the chain head
+	entriesBucket = "audit"         // big-endian uint64 seq → canonical JSON of the entry
+	headBucket    = "audit_head"    // headKey → canonical JSON of the chain head
+	pendingBucket = "audit_pending" // pendingKey → canonical JSON of an entry not sealed yet
 )
 
 var headKey = []byte("head")
 
-// ErrCorrupt reports a chain whose head record disagrees with its entries, found while
-// appending. Append refuses to write past it; run Verify to locate the break.
+// ErrCorrupt reports a chain whose head record disagrees with its entries, or a
+// pending record that is not a pending entry, found while sealing. Seal refuses to
+// write past it; run Verify to locate the break.
 var ErrCorrupt = errors.New("audit: chain head does not match the stored entries")
 
-// head is the chain head of one environment: the last entry's seq and hash, kept in
-// one small record so that Append reads one key instead of scanning the chain.
+// head is the chain head of one environment: the last sealed entry's seq and hash,
+// kept in one small record so that sealing reads one key instead of scanning the
+// chain.
 type head struct {
 	Seq  uint64 `json:"seq"`
 	Hash string `json:"hash"`
 }
+
+// pendingKey orders pending entries by time: the 8-byte big-endian UnixNano of t;
+// then the 8-byte big-endian order of the append in this process (appendOrder), so
+// that entries one process appends in the same millisecond, such as several entries
+// of one transaction, are sealed in the order they were appended; then the entry's
+// id, which is random, so that two entries never share a key.
+func pendingKey(t time.Time, order uint64, id string) []byte {
+	key := make([]byte, 0, pendingKeyPrefix+len(id))
+	key = binary.BigEndian.AppendUint64(key, uint64(t.UnixNano()))
+	key = binary.BigEndian.AppendUint64(key, order)
+	return append(key, id...)
+}
+
+// pendingKeyPrefix is the length of a pending key before the id.
+const pendingKeyPrefix = 16
+
+// appendOrder numbers the appends of this process, for pendingKey.
+var appendOrder atomic.Uint64
 
 func seqKey(seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(make([]byte, 0, 8), seq)

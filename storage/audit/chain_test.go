@@ -26,17 +26,16 @@ func TestHashVector(t *testing.T) {
 		Rand: bytes.NewReader(make([]byte, 40)), // two ids of zero bytes
 	}
 	ctx := veriland.WithRequestID(context.Background(), "req-1")
-	first, err := l.Write(ctx, store, Entry{
+	// Both entries have the same time and id: seal each before writing the next.
+	first := writeSealed(t, ctx, store, l, Entry{
 		Env: veriland.Sandbox, Actor: "did:veriland:abc", Role: veriland.RoleVerifier,
 		Action: "consent.approve", ResourceType: "verification_request", ResourceID: "vrq_x",
 		Severity: SeverityNotice, Outcome: OutcomeSuccess,
 		Detail: map[string]any{"status": "APPROVED", "attempts": 2},
 	})
-	require.NoError(t, err)
-	second, err := l.Write(context.Background(), store, Entry{
+	second := writeSealed(t, context.Background(), store, l, Entry{
 		Env: veriland.Sandbox, Actor: "did:veriland:abc", Action: "consent.revoke", Outcome: OutcomeFailure,
 	})
-	require.NoError(t, err)
 
 	const (
 		wantFirst  = "1949bdfa4d2fbf6fd4af2be2dd78d7a4e0cbccf204b06b24b2ad770391d593d1"

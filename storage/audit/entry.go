@@ -51,9 +51,10 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 // outcome, requestId, detail, prevHash and hash, all always present.
 //
 // Callers set Env, Action, Outcome and, as they apply, Severity, ResourceType,
-// ResourceID and Detail; Append sets the rest (see Log.Append).
+// ResourceID and Detail; Append sets the rest but Seq, PrevHash and Hash, which Seal
+// sets when the entry joins the chain (see Log.Append and Seal).
 type Entry struct {
-	Seq          uint64               // position in its environment's chain, from 1; set by Append
+	Seq          uint64               // position in its environment's chain, from 1; set by Seal (0 while pending)
 	ID           string               // "aud_…"; set by Append
 	Time         time.Time            // UTC, millisecond precision; set by Append
 	Env          veriland.Environment // the chain the entry belongs to; required
@@ -72,8 +73,8 @@ type Entry struct {
 	// (see CheckDetail). Numbers are hashed in their RFC 8785 (IEEE 754 double) form:
 	// store integers beyond 2^53 as strings.
 	Detail   map[string]any
-	PrevHash string // hex SHA-256 of the previous entry, GenesisHash for seq 1; set by Append
-	Hash     string // hex SHA-256 over PrevHash and this entry; set by Append
+	PrevHash string // hex SHA-256 of the previous entry, GenesisHash for seq 1; set by Seal
+	Hash     string // hex SHA-256 over PrevHash and this entry; set by Seal
 }
 
 // DetailAccount is the Detail member that names the account a SANDBOX entry belongs

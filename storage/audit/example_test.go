@@ -42,12 +42,24 @@ func Example() {
 			ResourceType: "verification_request", ResourceID: "vrq_1",
 			Detail: map[string]any{"status": "APPROVED"},
 		})
-		fmt.Println(e.Seq, e.ID, e.Actor, e.Severity)
+		fmt.Println("pending:", e.Seq, e.ID, e.Actor, e.Severity, e.Hash == "")
 		return err
 	})
 	if err != nil {
 		panic(err)
 	}
+
+	// A sealer (Log.RunSealing on every replica; List and Verify seal first too)
+	// gives the entry its place in the chain.
+	n, err := audit.Seal(context.Background(), store, veriland.Sandbox)
+	if err != nil {
+		panic(err)
+	}
+	entries, _, err := audit.List(context.Background(), store, veriland.Sandbox, audit.Filter{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("sealed:", n, entries[0].Seq, entries[0].PrevHash == audit.GenesisHash)
 
 	rep, err := audit.Verify(context.Background(), store, veriland.Sandbox)
 	if err != nil {
@@ -55,7 +67,8 @@ func Example() {
 	}
 	fmt.Println(rep.Valid, rep.Entries, rep.HeadHash, rep.FirstBrokenSeq)
 	// Output:
-	// 1 aud_aaaaaaaaaaaaaaaaaaaaaaaaaa verifier-7 INFO
+	// pending: 0 aud_aaaaaaaaaaaaaaaaaaaaaaaaaa verifier-7 INFO true
+	// sealed: 1 1 true
 	// true 1 5541c083844ebc00e588d85fcabcd1162277040c144bef16673fee55a57525dc 0
 }
 

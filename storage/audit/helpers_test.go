@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -63,19 +64,68 @@ func sample(env veriland.Environment, i int) Entry {
 }
 
 // appendN appends n sample entries to env's chain, one transaction each, advancing
-// clk (when not nil) by a second per entry.
+// clk (when not nil) by a second per entry, and seals each one before the next, so
+// that the returned (sealed) entries have seqs in the order of the calls.
 func appendN(tb testing.TB, store storage.Store, l *Log, clk *clock, env veriland.Environment, n int) []Entry {
 	tb.Helper()
 	out := make([]Entry, 0, n)
 	for i := range n {
-		e, err := l.Write(context.Background(), store, sample(env, i))
-		require.NoError(tb, err)
-		out = append(out, e)
+		out = append(out, writeSealed(tb, context.Background(), store, l, sample(env, i)))
 		if clk != nil {
 			clk.Advance(time.Second)
 		}
 	}
 	return out
+}
+
+// writeSealed writes e (Log.Write), seals its environment and returns the entry as
+// sealed.
+func writeSealed(tb testing.TB, ctx context.Context, store storage.Store, l *Log, e Entry) Entry {
+	tb.Helper()
+	pending, err := l.Write(ctx, store, e)
+	require.NoError(tb, err)
+	require.Zero(tb, pending.Seq, "pending until sealed")
+	require.Empty(tb, pending.Hash)
+	_, err = Seal(ctx, store, e.Env)
+	require.NoError(tb, err)
+	return sealed(tb, store, e.Env, pending.ID)
+}
+
+// sealed returns the sealed entry of env with the given id, the last one when
+// several share it (tests with a fixed Rand).
+func sealed(tb testing.TB, store storage.Store, env veriland.Environment, id string) Entry {
+	tb.Helper()
+	var found *Entry
+	require.NoError(tb, store.View(context.Background(), func(tx storage.Tx) error {
+		found = nil
+		return tx.Scan(storage.Bucket(env, entriesBucket), storage.Range{Reverse: true}, func(_, v []byte) error {
+			var e Entry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			if e.ID == id {
+				found = &e
+				return storage.ErrStop
+			}
+			return nil
+		})
+	}))
+	require.NotNil(tb, found, "entry %s is not sealed", id)
+	return *found
+}
+
+// pendingCount counts env's pending records.
+func pendingCount(tb testing.TB, store storage.Store, env veriland.Environment) int {
+	tb.Helper()
+	n := 0
+	require.NoError(tb, store.View(context.Background(), func(tx storage.Tx) error {
+		n = 0
+		return tx.Scan(storage.Bucket(env, pendingBucket), storage.Range{}, func(_, _ []byte) error {
+			n++
+			return nil
+		})
+	}))
+	return n
 }
 
 func rawGet(tb testing.TB, store storage.Store, bucket string, key []byte) []byte {

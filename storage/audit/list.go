@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -40,6 +41,10 @@ type Filter struct {
 // List returns env's entries that match f, oldest first (ascending seq), and the
 // cursor of the next page, "" when the chain holds nothing after this page.
 //
+// List seals env's pending entries first (Seal), so that it shows every entry
+// committed before the call. When sealing finds the chain corrupt (ErrCorrupt), List
+// still lists the sealed entries; Verify reports the break.
+//
 // A page holds at most f.Limit entries. It may hold fewer, even none, while the
 // returned cursor is not empty: List examines at most 10,000 entries per call so that
 // a filter matching little of a long chain stays cheap. Keep following the cursor
@@ -68,6 +73,9 @@ func list(ctx context.Context, store storage.Store, env veriland.Environment, f 
 	}
 	after, err := decodeCursor(f.Cursor)
 	if err != nil {
+		return nil, "", err
+	}
+	if _, err := Seal(ctx, store, env); err != nil && !errors.Is(err, ErrCorrupt) {
 		return nil, "", err
 	}
 

@@ -3,9 +3,9 @@ package audit
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"time"
 
@@ -17,14 +17,17 @@ import (
 // IDPrefix is the type prefix of entry ids ("aud_…").
 const IDPrefix = "aud"
 
-// Log appends entries to the per-environment audit chains. The zero value is ready to
-// use with the system clock and crypto/rand; a Log holds no state of its own, so one
-// Log may serve any number of stores and goroutines.
+// Log appends entries to the per-environment audit chains and seals them
+// (RunSealing). The zero value is ready to use with the system clock and
+// crypto/rand; a Log holds no state of its own, so one Log may serve any number of
+// stores and goroutines.
 type Log struct {
 	// Now is the clock that stamps entries (time.Now when nil).
 	Now func() time.Time
 	// Rand is the randomness of entry ids (crypto/rand.Reader when nil).
 	Rand io.Reader
+	// Logger receives RunSealing's failures (slog.Default() when nil).
+	Logger *slog.Logger
 }
 
 func (l *Log) now() time.Time {
@@ -34,6 +37,13 @@ func (l *Log) now() time.Time {
 	return time.Now()
 }
 
+func (l *Log) logger() *slog.Logger {
+	if l != nil && l.Logger != nil {
+		return l.Logger
+	}
+	return slog.Default()
+}
+
 func (l *Log) rand() io.Reader {
 	if l != nil && l.Rand != nil {
 		return l.Rand
@@ -41,23 +51,29 @@ func (l *Log) rand() io.Reader {
 	return rand.Reader
 }
 
-// Append adds e to the end of e.Env's chain inside tx, the caller's read-write
-// transaction, so that the entry commits or rolls back together with the state
-// change it records. It returns the entry as stored.
+// Append records e for e.Env's chain inside tx, the caller's read-write transaction,
+// so that the entry commits or rolls back together with the state change it records.
+// It returns the entry as stored: pending until sealed.
 //
 // The caller sets Env, Action and Outcome (and Severity, ResourceType, ResourceID,
-// Detail as they apply); Severity defaults to INFO. Append sets Seq, ID, Time,
-// PrevHash and Hash, and fills an empty Actor and Role from veriland.PrincipalFrom(ctx)
-// and an empty RequestID from veriland.RequestIDFrom(ctx); a SANDBOX entry of a
-// principal with an account gets Detail[DetailAccount] (see DetailAccount).
+// Detail as they apply); Severity defaults to INFO. Append sets ID and Time, and fills
+// an empty Actor and Role from veriland.PrincipalFrom(ctx) and an empty RequestID from
+// veriland.RequestIDFrom(ctx); a SANDBOX entry of a principal with an account gets
+// Detail[DetailAccount] (see DetailAccount).
 //
-// Append reads the chain head from tx and keeps nothing outside it, so it is correct
-// when the store runs the transaction function more than once; assign the returned
-// Entry inside the function, so that the last (committed) run wins.
+// The entry is written complete, in canonical form, to the environment's journal of
+// pending entries; it joins the chain when Seal (or RunSealing, List or Verify) seals
+// it. So the returned Entry has Seq 0 and empty PrevHash and Hash: its position and
+// hash are assigned by the sealer. Append neither reads nor writes the chain head, so
+// concurrent appenders do not conflict with one another (see the package
+// documentation).
+//
+// Append keeps nothing outside tx, so it is correct when the store runs the
+// transaction function more than once; assign the returned Entry inside the function,
+// so that the last (committed) run wins.
 //
 // Errors: validation_failed *veriland.Error (or veriland.Errors) for a bad entry,
-// including a Detail refused by CheckDetail; ErrCorrupt when the head record does not
-// match the stored entries; otherwise the storage error, wrapped.
+// including a Detail refused by CheckDetail; otherwise the storage error, wrapped.
 func (l *Log) Append(ctx context.Context, tx storage.Tx, e Entry) (Entry, error) {
 	if e.Severity == "" {
 		e.Severity = SeverityInfo
@@ -85,42 +101,28 @@ func (l *Log) Append(ctx context.Context, tx storage.Tx, e Entry) (Entry, error)
 		return Entry{}, err
 	}
 
-	h, err := readHead(tx, e.Env)
-	if err != nil {
-		return Entry{}, err
-	}
-	e.Seq = h.Seq + 1
-	e.PrevHash = h.Hash
 	e.Time = l.now().UTC().Truncate(time.Millisecond)
+	var err error
 	if e.ID, err = ids.New(l.rand(), IDPrefix); err != nil {
 		return Entry{}, fmt.Errorf("audit: %w", err)
 	}
-	raw, err := seal(&e)
+	raw, err := canonical(e.wire()) // Seq 0, PrevHash "" and no "hash": pending
 	if err != nil {
 		return Entry{}, err
 	}
-
-	// Never overwrite: an entry already at the next position means the head record is
-	// behind the entries, and writing would destroy history.
-	bucket := storage.Bucket(e.Env, entriesBucket)
-	key := seqKey(e.Seq)
-	if _, err := tx.Get(bucket, key); err == nil {
-		return Entry{}, fmt.Errorf("%w: entry %d already exists", ErrCorrupt, e.Seq)
-	} else if !errors.Is(err, storage.ErrNotFound) {
-		return Entry{}, fmt.Errorf("audit: %w", err)
-	}
-	if err := tx.Put(bucket, key, raw); err != nil {
-		return Entry{}, fmt.Errorf("audit: writing entry: %w", err)
-	}
-	if err := writeHead(tx, e.Env, head{Seq: e.Seq, Hash: e.Hash}); err != nil {
-		return Entry{}, fmt.Errorf("audit: writing chain head: %w", err)
+	// No read: a Get of a key that does not exist yet would make every appender on
+	// PostgreSQL conflict with every other (predicate locks), which is what the
+	// journal is for. The key holds the entry's random id, so it is new.
+	if err := tx.Put(storage.Bucket(e.Env, pendingBucket), pendingKey(e.Time, appendOrder.Add(1), e.ID), raw); err != nil {
+		return Entry{}, fmt.Errorf("audit: writing pending entry: %w", err)
 	}
 	return e, nil
 }
 
 // Write appends e in a transaction of its own, for events that change no other state
 // (a refused signature, a failed webhook delivery). Everything else should call
-// Append inside the transaction of the change it records. Errors are Append's.
+// Append inside the transaction of the change it records. The returned entry is
+// pending until sealed, as Append's. Errors are Append's.
 func (l *Log) Write(ctx context.Context, store storage.Store, e Entry) (Entry, error) {
 	var out Entry
 	err := store.Update(ctx, func(tx storage.Tx) error {

@@ -37,8 +37,7 @@ func TestAppendFillsEntry(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := l.Write(ctx, store, tt.in)
-			require.NoError(t, err)
+			e := writeSealed(t, ctx, store, l, tt.in)
 			require.Equal(t, uint64(i+1), e.Seq)
 			require.True(t, ids.Valid(e.ID, "aud"), e.ID)
 			require.Equal(t, t0.Add(time.Millisecond), e.Time, "UTC, truncated to the millisecond")
@@ -103,10 +102,10 @@ func TestAppendRolledBackWithTransaction(t *testing.T) {
 		return boom
 	})
 	require.ErrorIs(t, err, boom)
+	require.Zero(t, pendingCount(t, store, veriland.Sandbox), "nothing pending")
 	requireValid(t, store, veriland.Sandbox, 2)
 
-	e, err := l.Write(ctx, store, sample(veriland.Sandbox, 3))
-	require.NoError(t, err)
+	e := writeSealed(t, ctx, store, l, sample(veriland.Sandbox, 3))
 	require.Equal(t, uint64(3), e.Seq)
 	requireValid(t, store, veriland.Sandbox, 3)
 }
@@ -148,8 +147,7 @@ func TestEnvironmentsHaveIndependentChains(t *testing.T) {
 		if i%3 == 0 {
 			env = veriland.Production
 		}
-		e, err := l.Write(context.Background(), store, sample(env, i))
-		require.NoError(t, err)
+		e := writeSealed(t, context.Background(), store, l, sample(env, i))
 		if env == veriland.Sandbox {
 			sandbox = append(sandbox, e)
 		} else {
@@ -209,8 +207,9 @@ func TestConcurrentAppendersGiveGaplessChain(t *testing.T) {
 	requireValid(t, store, veriland.Production, 8*perWriter)
 }
 
-// Append refuses to write over an entry when the head record is behind.
-func TestAppendNeverOverwrites(t *testing.T) {
+// Sealing refuses to write over an entry when the head record is behind; the entry
+// stays pending.
+func TestSealNeverOverwrites(t *testing.T) {
 	store := openStore(t)
 	l := &Log{}
 	entries := appendN(t, store, l, nil, veriland.Sandbox, 3)
@@ -219,6 +218,9 @@ func TestAppendNeverOverwrites(t *testing.T) {
 	before := rawGet(t, store, storage.Bucket(veriland.Sandbox, "audit"), seqKey(3))
 
 	_, err := l.Write(context.Background(), store, sample(veriland.Sandbox, 9))
+	require.NoError(t, err, "appending does not read the chain")
+	_, err = Seal(context.Background(), store, veriland.Sandbox)
 	require.ErrorIs(t, err, ErrCorrupt)
 	require.Equal(t, before, rawGet(t, store, storage.Bucket(veriland.Sandbox, "audit"), seqKey(3)))
+	require.Equal(t, 1, pendingCount(t, store, veriland.Sandbox))
 }

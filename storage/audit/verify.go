@@ -32,8 +32,9 @@ type Report struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Verify recomputes env's chain from its first entry, in one read transaction, and
-// reports the first sequence number that fails. Entry n is broken when:
+// Verify seals env's pending entries (Seal), then recomputes env's chain from its
+// first entry, in one read transaction, and reports the first sequence number that
+// fails. Entry n is broken when:
 //   - no entry is stored under n, or the record under n is not entry n (a deleted or
 //     reordered entry), or it cannot be decoded, or it belongs to another environment;
 //   - its prevHash is not the hash of entry n-1 (GenesisHash for n = 1);
@@ -45,6 +46,10 @@ type Report struct {
 // (an entry deleted from the end, an entry written past the head, a missing or
 // edited head).
 //
+// When the chain verifies but a pending entry cannot be sealed (its record is not a
+// pending entry, or the head is behind the entries: Seal's ErrCorrupt),
+// FirstBrokenSeq is the seq that entry would take.
+//
 // An entry rewritten with a recomputed hash verifies on its own and is reported at the
 // next entry, whose prevHash no longer links to it. Rewriting the whole tail and the
 // head is detected only by comparing HeadHash with a copy kept elsewhere.
@@ -54,6 +59,10 @@ type Report struct {
 func Verify(ctx context.Context, store storage.Store, env veriland.Environment) (Report, error) {
 	if !env.Valid() {
 		return Report{}, veriland.Invalid("/env", "env must be SANDBOX or PRODUCTION")
+	}
+	_, sealErr := Seal(ctx, store, env)
+	if sealErr != nil && !errors.Is(sealErr, ErrCorrupt) {
+		return Report{}, sealErr
 	}
 	var rep Report
 	err := store.View(ctx, func(tx storage.Tx) error {
@@ -66,6 +75,11 @@ func Verify(ctx context.Context, store storage.Store, env veriland.Environment) 
 	})
 	if err != nil {
 		return Report{}, err
+	}
+	if sealErr != nil && rep.FirstBrokenSeq == 0 {
+		// The stored chain checks out, so the break is at the next seq to be sealed.
+		rep.FirstBrokenSeq = uint64(rep.Entries) + 1
+		rep.Reason = fmt.Sprintf("entry %d cannot be sealed: %v", rep.FirstBrokenSeq, sealErr)
 	}
 	rep.Valid = rep.FirstBrokenSeq == 0
 	return rep, nil
