@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -22,6 +23,13 @@ type AnchoringPolicy struct {
 	Lease        time.Duration // how long a claimed job is hidden from other workers (default 5 min)
 	Batch        int           // jobs claimed per round (default 16)
 	PollInterval time.Duration // RunAnchoring's pause between rounds (default 2 s)
+
+	// Fence, when set, is called right before each anchor transaction is sent; an
+	// error ends the round without sending, and the jobs it had claimed are retried
+	// once their claim expires (Lease). Replicas that anchor with one key set it to
+	// their anchoring lease's Check (storage/lease), so that a replica that is no
+	// longer the leader never sends: two senders would race on the key's nonce.
+	Fence func(ctx context.Context) error
 }
 
 // WithDefaults returns p with each zero field set to its default.
@@ -52,6 +60,17 @@ func (p AnchoringPolicy) BackoffAfter(n int) time.Duration {
 		d *= 2
 	}
 	return min(d, p.MaxBackoff)
+}
+
+// fence runs Fence, when set.
+func (p AnchoringPolicy) fence(ctx context.Context) error {
+	if p.Fence == nil {
+		return nil
+	}
+	if err := p.Fence(ctx); err != nil {
+		return fmt.Errorf("anchoring fenced off: %w", err)
+	}
+	return nil
 }
 
 const (
@@ -188,6 +207,8 @@ func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment, a Anc
 		var aerr error
 		if AnchoringDisabled(a) {
 			aerr = errAnchoringTurnedOff
+		} else if err := p.fence(ctx); err != nil {
+			return done, err
 		} else {
 			rcpt, aerr = a.Anchor(ctx, c.job.Digest)
 		}

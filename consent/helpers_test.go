@@ -134,6 +134,12 @@ func newFixture(t testing.TB) *fixture {
 	store, err := bolt.Open(filepath.Join(t.TempDir(), "veriland.db"), bolt.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
+	return newFixtureOn(t, store)
+}
+
+// newFixtureOn is newFixture on store.
+func newFixtureOn(t testing.TB, store storage.Store) *fixture {
+	t.Helper()
 	clock := newClock()
 	issuerKey, err := crypto.GenerateKey()
 	require.NoError(t, err)

@@ -51,4 +51,19 @@
 // the background work (webhook delivery, anchoring of attestations and parcel tokens,
 // request expiry, audit flushes).
 // examples/server is the reference wiring.
+//
+// # Replicas
+//
+// Several servers may share one Store (storage/postgres) behind a load balancer, each
+// running Run. Everything but anchoring runs on every replica at once and stays
+// correct: expiry and pruning re-read what they change in each transaction, webhook
+// attempts are claimed before they are sent. Anchoring runs on one replica at a time,
+// the holder of the "anchoring" lease (storage/lease, named by Config.ReplicaID), which
+// checks the lease again before each transaction it sends: production anchoring signs
+// with one key, and two senders would race on its nonce. A standby takes over within
+// about 20 s when the leader dies, at once when it shuts down cleanly. SANDBOX anchors
+// go to each replica's own Attestations.Anchors; in examples/server that is an
+// in-process simulated chain per replica, so a SANDBOX receipt names a block of the
+// chain of whichever replica led when it was anchored, which the other replicas'
+// chains do not hold (and which a restart forgets).
 package httpserver

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/veriland/veriland"
@@ -30,6 +31,7 @@ import (
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 	"github.com/veriland/veriland/storage/fieldcrypt"
+	"github.com/veriland/veriland/storage/lease"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -67,7 +69,7 @@ type Config struct {
 	// served at GET /metrics beside its collectors: the reference server adds the
 	// PostgreSQL store's transaction and retry counters. Names must not collide with
 	// the server's (veriland_http_*, veriland_verifications_total,
-	// veriland_webhook_queue_depth, go_*, process_*).
+	// veriland_webhook_queue_depth, veriland_anchoring_leader, go_*, process_*).
 	MetricsCollectors []prometheus.Collector
 	// RateLimits configures per-wallet and per-IP limits (SPEC S2.5).
 	RateLimits RateLimits
@@ -106,6 +108,11 @@ type Config struct {
 	WebhookSecrets   *webhook.SecretStore
 	Inbox            *webhook.Inbox
 	WebhookProviders webhook.Providers
+
+	// ReplicaID names this process among the replicas that share Store, in the
+	// anchoring lease that lets one replica at a time anchor (Run). Empty: a random id
+	// per process. Two replicas given the same id still never lead together.
+	ReplicaID string
 }
 
 // Server is veriland's HTTP API: an http.Handler with the documented routes.
@@ -126,6 +133,12 @@ type Server struct {
 	// lastPrune is when Run last deleted expired records (Run's goroutine only).
 	lastPrune    time.Time
 	healthChecks map[string]func() string
+	// anchorLease elects the one replica that runs the anchoring workers (nil: no
+	// anchoring service).
+	anchorLease *lease.Lease
+	// anchorLeading is true while this replica runs the anchoring workers
+	// (veriland_anchoring_leader).
+	anchorLeading atomic.Bool
 }
 
 // New builds a Server from cfg.

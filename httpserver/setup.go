@@ -8,14 +8,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/ratelimit"
+	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/audit"
+	"github.com/veriland/veriland/storage/lease"
 )
 
 // setup builds the shared machinery the routes use.
 func (s *Server) setup() error {
-	s.auditLog = &audit.Log{Now: s.cfg.Now, Rand: s.cfg.Rand}
+	s.auditLog = &audit.Log{Now: s.cfg.Now, Rand: s.cfg.Rand, Logger: s.log}
 	s.coalescer = &audit.Coalescer{Log: s.auditLog, Now: s.cfg.Now, Logger: s.log}
 	if !s.cfg.RateLimits.Disabled {
 		for _, p := range append([]ratelimit.Policy{s.cfg.RateLimits.Wallet, s.cfg.RateLimits.Public}, mapValues(s.cfg.RateLimits.Groups)...) {
@@ -26,6 +30,9 @@ func (s *Server) setup() error {
 		s.limiter = &ratelimit.Limiter{Store: s.cfg.Store, Now: s.cfg.Now, Logger: s.log}
 	}
 	s.setupIdempotency()
+	if err := s.setupAnchoringLease(); err != nil {
+		return err
+	}
 	s.healthChecks = map[string]func() string{
 		"anchor": func() string {
 			if s.cfg.Attestations == nil || len(s.cfg.Attestations.Anchors) == 0 {
@@ -60,12 +67,33 @@ func mapValues[K comparable, V any](m map[K]V) []V {
 	return out
 }
 
-// Run runs the server's background work until ctx is done: flushing coalesced audit
-// entries, expiring verification requests past their deadline (so that their webhook
-// goes out), delivering webhooks and anchoring attestations and parcel tokens. On cancellation it
-// flushes what is pending and returns once every loop has stopped.
+// Run runs the server's background work until ctx is done: sealing journaled audit
+// entries into the chain, flushing coalesced audit entries, expiring verification
+// requests past their deadline (so that their webhook goes out), delivering webhooks
+// and anchoring attestations and parcel tokens. On cancellation it flushes what is
+// pending, seals it and returns once every loop has stopped.
+//
+// Every replica sharing Store may run it. The sweeps (audit flush, expiry, pruning)
+// and webhook delivery are safe on all of them at once: each change is one
+// transaction that re-reads what it changes, and deliveries are claimed before they
+// are sent. Anchoring runs on one replica at a time, the holder of the "anchoring"
+// lease (AnchoringLease), because production anchoring sends transactions from one
+// key whose nonce two senders would race on; it checks the lease again before each
+// send, and moves to a standby within about 20 s (lease.DefaultTTL and one poll) when
+// the leader dies, at once when it shuts down cleanly.
 func (s *Server) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
+	// Audit entries are journaled by the transactions that make the changes and
+	// chained here, on every replica (storage/audit: Seal). Sealing stops last, after
+	// the final flush of coalesced entries, so that its final seal chains those too.
+	sealCtx, stopSealing := context.WithCancel(context.WithoutCancel(ctx))
+	sealDone := make(chan struct{})
+	go func() {
+		defer close(sealDone)
+		if err := s.auditLog.RunSealing(sealCtx, s.cfg.Store, 0); err != nil && sealCtx.Err() == nil {
+			s.log.ErrorContext(ctx, "audit sealing stopped", "err", err)
+		}
+	}()
 	if s.cfg.Outbox != nil {
 		wg.Go(func() {
 			if err := s.cfg.Outbox.Run(ctx); err != nil && ctx.Err() == nil {
@@ -73,17 +101,10 @@ func (s *Server) Run(ctx context.Context) error {
 			}
 		})
 	}
-	if s.cfg.Attestations != nil {
+	if s.anchorLease != nil {
 		wg.Go(func() {
-			if err := s.cfg.Attestations.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
+			if err := s.anchorLease.Run(ctx, s.runAnchoring); err != nil && ctx.Err() == nil {
 				s.log.ErrorContext(ctx, "anchoring stopped", "err", err)
-			}
-		})
-	}
-	if s.cfg.Parcels != nil {
-		wg.Go(func() {
-			if err := s.cfg.Parcels.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "parcel token anchoring stopped", "err", err)
 			}
 		})
 	}
@@ -95,11 +116,80 @@ func (s *Server) Run(ctx context.Context) error {
 			wg.Wait()
 			flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			return s.coalescer.FlushAll(flushCtx, s.cfg.Store)
+			err := s.coalescer.FlushAll(flushCtx, s.cfg.Store)
+			stopSealing()
+			<-sealDone
+			return err
 		case <-tick.C:
 			s.sweep(ctx)
 		}
 	}
+}
+
+// AnchoringLease names the lease (storage/lease) whose holder runs the anchoring
+// workers.
+const AnchoringLease = "anchoring"
+
+// setupAnchoringLease prepares the anchoring lease when there is anything to anchor,
+// and fences both anchoring workers with it: a replica sends an anchor transaction
+// only while it holds the lease in the term it acquired.
+//
+// With several replicas, SANDBOX anchors go to whatever chain each replica's
+// Attestations.Anchors holds; the reference server's is an in-process simulated chain
+// per replica, so a SANDBOX receipt names a block of the chain of the replica that led
+// when it was anchored, and another replica's chain does not know it.
+func (s *Server) setupAnchoringLease() error {
+	if s.cfg.Attestations == nil && s.cfg.Parcels == nil {
+		return nil
+	}
+	if s.cfg.ReplicaID == "" {
+		id, err := ids.New(s.cfg.Rand, "replica")
+		if err != nil {
+			return err
+		}
+		s.cfg.ReplicaID = id
+	}
+	s.anchorLease = &lease.Lease{Store: s.cfg.Store, Name: AnchoringLease, Holder: s.cfg.ReplicaID, Now: s.cfg.Now, Logger: s.log}
+	if a := s.cfg.Attestations; a != nil && a.Anchoring.Fence == nil {
+		a.Anchoring.Fence = s.anchorLease.Check
+	}
+	if p := s.cfg.Parcels; p != nil && p.Anchoring.Fence == nil {
+		p.Anchoring.Fence = s.anchorLease.Check
+	}
+	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "veriland_anchoring_leader",
+		Help: "1 while this replica holds the anchoring lease and runs the anchoring workers, 0 on a standby.",
+	}, func() float64 {
+		if s.anchorLeading.Load() {
+			return 1
+		}
+		return 0
+	}))
+	return nil
+}
+
+// runAnchoring runs the anchoring workers until ctx ends: while this replica holds
+// the anchoring lease.
+func (s *Server) runAnchoring(ctx context.Context) error {
+	s.anchorLeading.Store(true)
+	defer s.anchorLeading.Store(false)
+	var wg sync.WaitGroup
+	if s.cfg.Attestations != nil {
+		wg.Go(func() {
+			if err := s.cfg.Attestations.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "attestation anchoring stopped", "err", err)
+			}
+		})
+	}
+	if s.cfg.Parcels != nil {
+		wg.Go(func() {
+			if err := s.cfg.Parcels.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "parcel token anchoring stopped", "err", err)
+			}
+		})
+	}
+	wg.Wait()
+	return nil
 }
 
 // sweep is the periodic housekeeping of Run.

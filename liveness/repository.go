@@ -108,18 +108,3 @@ func (r repository) putSession(rec *sessionRecord) error {
 	}
 	return r.tx.Put(r.bucket(bucketSessions), []byte(rec.ID), b)
 }
-
-func (r repository) deleteSession(id string) error {
-	return r.tx.Delete(r.bucket(bucketSessions), []byte(id))
-}
-
-// scanSessions calls fn for every stored session.
-func (r repository) scanSessions(fn func(rec *sessionRecord) error) error {
-	return r.tx.Scan(r.bucket(bucketSessions), storage.Range{}, func(_, v []byte) error {
-		var rec sessionRecord
-		if err := json.Unmarshal(v, &rec); err != nil {
-			return fmt.Errorf("liveness: decoding session: %w", err)
-		}
-		return fn(&rec)
-	})
-}

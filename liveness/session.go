@@ -2,6 +2,7 @@ package liveness
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"time"
 
@@ -97,6 +98,9 @@ func (rec *sessionRecord) public() *Session {
 // PruneSessions deletes the sessions of env that expired before cutoff, used or not,
 // and returns how many it deleted. A session is useless once expired; embedders call
 // this from time to time (e.g. hourly with cutoff = now − 1 h) to keep storage small.
+// It works in transactions of at most pruneChunk sessions, so that it never holds
+// the write lock for long, and may run on several replicas at once: each session is
+// deleted (and counted) by one of them. A session that does not decode is left alone.
 func (s *Service) PruneSessions(ctx context.Context, env veriland.Environment, cutoff time.Time) (int, error) {
 	if s.Store == nil {
 		return 0, veriland.Errorf(veriland.CodeInternal, "liveness: Service.Store is nil")
@@ -104,26 +108,13 @@ func (s *Service) PruneSessions(ctx context.Context, env veriland.Environment, c
 	if !env.Valid() {
 		return 0, veriland.Errorf(veriland.CodeValidationFailed, "unknown environment %q", string(env))
 	}
-	var n int
-	err := s.Store.Update(ctx, func(tx storage.Tx) error {
-		r := repo(tx, env)
-		var stale []string
-		err := r.scanSessions(func(rec *sessionRecord) error {
-			if rec.ExpiresAt.Before(cutoff) {
-				stale = append(stale, rec.ID)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
+	return storage.DeleteWhere(ctx, s.Store, storage.Bucket(env, bucketSessions), pruneChunk, func(_, v []byte) bool {
+		var rec struct {
+			ExpiresAt time.Time `json:"expiresAt"`
 		}
-		for _, id := range stale {
-			if err := r.deleteSession(id); err != nil {
-				return err
-			}
-		}
-		n = len(stale)
-		return nil
+		return json.Unmarshal(v, &rec) == nil && !rec.ExpiresAt.IsZero() && rec.ExpiresAt.Before(cutoff)
 	})
-	return n, err
 }
+
+// pruneChunk bounds how many sessions one PruneSessions transaction examines.
+const pruneChunk = 500

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -129,6 +130,11 @@ func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment) (int,
 		var rcpt anchor.Receipt
 		aerr := errAnchoringOff
 		if !anchor.IsDisabled(a) {
+			if p.Fence != nil {
+				if err := p.Fence(ctx); err != nil {
+					return done, fmt.Errorf("parcel token anchoring fenced off: %w", err)
+				}
+			}
 			rcpt, aerr = a.Anchor(ctx, c.job.Digest)
 		}
 		if aerr != nil && ctx.Err() != nil {

@@ -12,4 +12,11 @@
 //
 // An Anchor trusts its node for the receipt it reports; it never holds more than the
 // transaction key it is given.
+//
+// Ethereum allocates nonces in one process: two processes sending with one key race
+// on the nonce, and one of their transactions is refused or replaced. Replicas of a
+// server therefore anchor from one leader at a time (httpserver's "anchoring" lease,
+// storage/lease); embedders that run several workers elsewhere give each its own key.
+// A Simulated chain lives in its process: with replicas, each has its own, and a
+// SANDBOX receipt comes from the chain of the replica that led at the time.
 package anchor

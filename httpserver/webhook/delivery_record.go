@@ -138,10 +138,14 @@ func loadRecord(tx storage.Tx, env veriland.Environment, id string) (*deliveryRe
 	}
 	var r deliveryRecord
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("webhook: delivery %s is unreadable: %w", id, err)
+		return nil, fmt.Errorf("webhook: delivery %s is %w: %w", id, errUnreadable, err)
 	}
 	return &r, nil
 }
+
+// errUnreadable marks a stored delivery that does not decode, as opposed to a failure
+// to read it (which a retry may cure).
+var errUnreadable = errors.New("unreadable")
 
 func saveRecord(tx storage.Tx, r *deliveryRecord) error {
 	raw, err := json.Marshal(r)

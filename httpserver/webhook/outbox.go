@@ -70,6 +70,12 @@ type Outbox struct {
 	// PollInterval is how often Run looks for due retries when nobody calls Notify
 	// (0: DefaultPollInterval).
 	PollInterval time.Duration
+	// ClaimLease is how long a worker owns an attempt it claimed (0: the package's
+	// ClaimLease). Another worker, in this process or another replica, takes the
+	// attempt over only once it has passed, so it must exceed DeliveryTimeout: a
+	// shorter lease lets a second worker send while the first may still be waiting for
+	// the receiver (tests with a receiver that answers at once shorten it).
+	ClaimLease time.Duration
 	// DisableSandboxReceiver sends SANDBOX callbacks whose path ends in "/fail" or
 	// "/timeout" like any other. By default the sandbox test receiver (SPEC S10) answers
 	// them as failed (or timed out) without a network call.
@@ -109,6 +115,13 @@ func (o *Outbox) workers() int {
 		return o.Workers
 	}
 	return DefaultWorkers
+}
+
+func (o *Outbox) claimLease() time.Duration {
+	if o.ClaimLease > 0 {
+		return o.ClaimLease
+	}
+	return ClaimLease
 }
 
 func (o *Outbox) pollInterval() time.Duration {

@@ -38,7 +38,7 @@ func (d drawnJitter) Float64() float64 { return float64(d) }
 // the store is closed under it.
 //
 // Several Runs, in one process or in replicas sharing the store, may run at once: each
-// attempt is claimed in a transaction (with a ClaimLease-long lease) before it is made;
+// attempt is claimed in a transaction (with an Outbox.ClaimLease-long lease) before it is made;
 // leases are judged by each replica's clock, so replicas' clocks must agree to well
 // within ClaimLease.
 // Delivery is at least once: if a worker dies between the receiver's answer and the
@@ -203,11 +203,16 @@ func (o *Outbox) claimOne(ctx context.Context, tx storage.Tx, k []byte, now time
 	if errors.Is(err, storage.ErrNotFound) {
 		return dropKey()
 	}
-	if err != nil {
+	if errors.Is(err, errUnreadable) {
 		// An unreadable record cannot be delivered; keep it out of the queue rather than
 		// stall every worker on it. It stays in storage for inspection.
 		o.logger().Error("webhook outbox: unreadable delivery", "env", env, "id", id, "err", err)
 		return dropKey()
+	}
+	if err != nil {
+		// A failed read (a serialization failure on PostgreSQL, say) aborts the claim:
+		// the store retries it or the next poll does.
+		return nil, false, err
 	}
 	if r.Status != StatusPending || r.DueAt.IsZero() || !bytes.Equal(dueKey(r.DueAt, r.Env, r.ID), k) || r.leased(now) {
 		return dropKey()
@@ -224,7 +229,7 @@ func (o *Outbox) claimOne(ctx context.Context, tx storage.Tx, k []byte, now time
 	if err != nil {
 		return nil, false, err
 	}
-	r.LeaseToken, r.LeaseUntil = token, now.Add(ClaimLease)
+	r.LeaseToken, r.LeaseUntil = token, now.Add(o.claimLease())
 	if err := setDue(tx, r, r.LeaseUntil); err != nil {
 		return nil, false, err
 	}
