@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/veriland/veriland/chipauth/sandbox"
+	"github.com/veriland/veriland/internal/atomicfile"
 )
 
 // Files of the sandbox PKI in its directory, each a certificate and its PKCS#8
@@ -191,28 +192,7 @@ func writePEM(path string, c *sandbox.Certificate) error {
 	if err != nil {
 		return fmt.Errorf("binding: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("binding: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("binding: %w", err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("binding: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("binding: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("binding: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Replace(path, b); err != nil {
 		return fmt.Errorf("binding: %w", err)
 	}
 	return nil

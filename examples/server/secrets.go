@@ -14,6 +14,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/veriland/veriland/internal/atomicfile"
 	"github.com/veriland/veriland/storage/fieldcrypt"
 )
 
@@ -44,9 +45,9 @@ const (
 // Replicas may share dir (-keys-dir, or a shared -data): the whole load-or-create
 // runs under an exclusive lock on the directory (lockKeysDir), so the first replica
 // to start creates the keys and the others wait for it and read them; no key is ever
-// generated twice. Each file is published atomically besides: written and synced
-// under a temporary name, then hard-linked into place, which fails rather than
-// overwrite a key another process published.
+// generated twice. Each file is published atomically besides (internal/atomicfile:
+// written and synced under a temporary name, then hard-linked into place), which
+// fails rather than overwrite a key another process published.
 func loadOrCreateSecrets(dir string) (*secrets, bool, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, false, err
@@ -143,47 +144,11 @@ func textFile(dir, name string, gen func() (string, error)) (string, bool, error
 	if err != nil {
 		return "", false, err
 	}
-	if err := publishFile(path, []byte(text+"\n")); err != nil {
+	if err := atomicfile.Create(path, []byte(text+"\n")); err != nil {
 		if errors.Is(err, fs.ErrExist) { // another process published it first
 			return textFile(dir, name, gen)
 		}
 		return "", false, err
 	}
 	return text, true, nil
-}
-
-// publishFile creates path with content and mode 0600 atomically: a synced temporary
-// file in the same directory, hard-linked to path (fs.ErrExist when path exists: a
-// key is never overwritten), then the directory synced. A reader never sees a
-// partial file.
-func publishFile(path string, content []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(content); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every platform syncs directories
-		d.Close()
-	}
-	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/veriland/veriland/storage/postgres"
+	"github.com/veriland/veriland/internal/pgtest"
 )
 
 // benchClients is how many goroutines the PostgreSQL benchmarks run at once: the 64
@@ -39,8 +39,7 @@ func BenchmarkBeginCompletePostgres(b *testing.B) {
 		group int64 // consecutive requests per key
 	}{{"distinct", 1}, {"shared", benchClients}} {
 		b.Run(w.name, func(b *testing.B) {
-			dsn, table := postgresTable(b)
-			pgs := []*postgres.Store{openPostgres(b, dsn, table, 16), openPostgres(b, dsn, table, 16)}
+			pgs := pgtest.Replicas(b, 2, 16)
 			replicas := []*Store{{Store: pgs[0]}, {Store: pgs[1]}}
 			var seq, goroutines atomic.Int64
 			var kinds [Reused + 1]atomic.Int64

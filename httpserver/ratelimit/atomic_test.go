@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/bolt"
 	"github.com/veriland/veriland/storage/postgres"
@@ -32,12 +33,10 @@ func backends() []backend {
 	return []backend{
 		{"bbolt", false, func(t *testing.T) storage.Store { return openStore(t, bolt.Options{NoSync: true}) }},
 		{"postgres-transactional", false, func(t *testing.T) storage.Store {
-			dsn, table := postgresTable(t)
-			return transactional{openPostgres(t, dsn, table, 8)}
+			return transactional{pgtest.Replicas(t, 1, 8)[0]}
 		}},
 		{"postgres-atomic", true, func(t *testing.T) storage.Store {
-			dsn, table := postgresTable(t)
-			return openPostgres(t, dsn, table, 8)
+			return pgtest.Replicas(t, 1, 8)[0]
 		}},
 	}
 }
@@ -103,9 +102,8 @@ func TestBackendsDecideAlike(t *testing.T) {
 // over two PostgreSQL pools (two replicas), with a frozen clock: exactly the burst is
 // admitted, never more; once the clock moves by n intervals, exactly n more.
 func TestAtomicReplicasAdmitExactlyTheBurst(t *testing.T) {
-	dsn, table := postgresTable(t)
 	clock := newFakeClock()
-	pools := []*postgres.Store{openPostgres(t, dsn, table, 16), openPostgres(t, dsn, table, 16)}
+	pools := pgtest.Replicas(t, 2, 16)
 	replicas := []*Limiter{{Store: pools[0], Now: clock.Now}, {Store: pools[1], Now: clock.Now}}
 	p := WalletPolicy()
 	round := func() int64 {
@@ -139,9 +137,8 @@ func TestAtomicReplicasAdmitExactlyTheBurst(t *testing.T) {
 // TestAtomicAndTransactionalShareRecords: replicas on either path enforce one limit
 // on one record, and Prune removes the records of the atomic path.
 func TestAtomicAndTransactionalShareRecords(t *testing.T) {
-	dsn, table := postgresTable(t)
 	clock := newFakeClock()
-	pg := openPostgres(t, dsn, table, 4)
+	pg := pgtest.Replicas(t, 1, 4)[0]
 	atomicL := &Limiter{Store: pg, Now: clock.Now}
 	txL := &Limiter{Store: transactional{pg}, Now: clock.Now}
 	ctx := context.Background()

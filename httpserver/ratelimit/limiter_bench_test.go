@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/bolt"
 	"github.com/veriland/veriland/storage/postgres"
@@ -39,13 +40,11 @@ func BenchmarkAllow(b *testing.B) {
 	}{
 		{"bbolt", func(b *testing.B) (storage.Store, *postgres.Store) { return openStore(b, bolt.Options{}), nil }},
 		{"postgres-transactional", func(b *testing.B) (storage.Store, *postgres.Store) {
-			dsn, table := postgresTable(b)
-			pg := openPostgres(b, dsn, table, 16)
+			pg := pgtest.Replicas(b, 1, 16)[0]
 			return transactional{pg}, pg
 		}},
 		{"postgres-atomic", func(b *testing.B) (storage.Store, *postgres.Store) {
-			dsn, table := postgresTable(b)
-			pg := openPostgres(b, dsn, table, 16)
+			pg := pgtest.Replicas(b, 1, 16)[0]
 			return pg, pg
 		}},
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/bolt"
 	"github.com/veriland/veriland/storage/postgres"
@@ -29,7 +30,7 @@ var benchBackends = []struct {
 		return store, nil
 	}},
 	{"postgres", func(b *testing.B) (storage.Store, func() postgres.Stats) {
-		store := openReplicas(b, 1, 64)[0]
+		store := pgtest.Replicas(b, 1, 64)[0]
 		return store, store.Stats
 	}},
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/veriland/veriland/internal/atomicfile"
 )
 
 // KeyFileName is the key file LoadOrCreate keeps in the data directory.
@@ -134,38 +136,8 @@ func writeKeyFile(path string, order []string, keys map[string][]byte, replace b
 	for _, id := range order {
 		fmt.Fprintf(&b, "%s %s\n", id, hex.EncodeToString(keys[id]))
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, KeyFileName+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
 	if replace {
-		err = os.Rename(tmp.Name(), path)
-	} else {
-		err = os.Link(tmp.Name(), path)
+		return atomicfile.Replace(path, b.Bytes())
 	}
-	if err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every platform syncs directories
-		d.Close()
-	}
-	return nil
+	return atomicfile.Create(path, b.Bytes())
 }
