@@ -162,18 +162,20 @@ func TestOutboxAcrossReplicas(t *testing.T) {
 			ctxA, cancelA := context.WithCancel(context.Background())
 			ctxB, cancelB := context.WithCancel(context.Background())
 			doneA, doneB := make(chan error, 1), make(chan error, 1)
-			go func() { doneA <- obA.Run(ctxA) }()
-			go func() { doneB <- obB.Run(ctxB) }()
 			defer func() {
 				cancelA()
 				cancelB()
 			}()
 
-			// Kill A once the receiver has seen a quarter of the events and holds an
-			// attempt of A's: its answer comes after A can no longer record it.
+			// A delivers a quarter of the events alone, then the receiver holds its next
+			// attempts; B starts, and A is killed with those in flight: their answers
+			// come after A can no longer record them. (B starts only then, so that A is
+			// sure to have an attempt in flight however the machine schedules them.)
+			go func() { doneA <- obA.Run(ctxA) }()
 			waitFor(t, 30*time.Second, "the first deliveries", func() bool { return recv.total.Load() >= killAfterOf })
 			recv.hold.Store(true)
 			waitFor(t, 30*time.Second, "an attempt of A in flight", func() bool { return recv.held.Load() > 0 })
+			go func() { doneB <- obB.Run(ctxB) }()
 			a.cut.Store(true)
 			cancelA()
 			close(recv.release)
