@@ -87,3 +87,13 @@ func ByCurve(ec elliptic.Curve) (Curve, bool) {
 	}
 	return Curve{}, false
 }
+
+// ByName finds a known curve by its name, e.g. "brainpoolP384r1".
+func ByName(name string) (Curve, bool) {
+	for _, c := range Known() {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Curve{}, false
+}
