@@ -39,3 +39,39 @@ func BenchmarkVerifyBrainpoolP384(b *testing.B) {
 	}
 	benchmarkVerify(b, p, "brainpoolP384r1+explicit", sandbox.ECDSA, crypto.SHA384)
 }
+
+// samePKI is a one-level chain whose CSCA and DS keys are both of type kt, so that
+// a document costs two verifications of that type (the pair scripts/bench.sh compares
+// with openssl speed). Brainpool keys carry explicit parameters, as German ones do.
+func samePKI(b *testing.B, kt sandbox.KeyType, h crypto.Hash) *pki {
+	b.Helper()
+	opts := sandbox.CertOptions{NotBefore: yearAgo, Hash: h, ExplicitParams: kt != sandbox.RSA3072}
+	ca, err := sandbox.NewTestCSCA(kt, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, err := ca.NewDS(kt, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &pki{cscaEC: ca, ds: map[string]*sandbox.DS{string(kt): ds}, trust: chipauth.NewTrustStore()}
+	if _, err := p.trust.AddCertificates(ca.DER); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkVerifyRSA3072 is an RSA-3072 PKCS#1 v1.5 document under an RSA-3072 CSCA.
+func BenchmarkVerifyRSA3072(b *testing.B) {
+	benchmarkVerify(b, samePKI(b, sandbox.RSA3072, crypto.SHA256), string(sandbox.RSA3072), sandbox.PKCS1v15, crypto.SHA256)
+}
+
+// BenchmarkVerifyBrainpoolP256 is a brainpoolP256r1 document under a brainpoolP256r1 CSCA.
+func BenchmarkVerifyBrainpoolP256(b *testing.B) {
+	benchmarkVerify(b, samePKI(b, sandbox.BrainpoolP256r1, crypto.SHA256), string(sandbox.BrainpoolP256r1), sandbox.ECDSA, crypto.SHA256)
+}
+
+// BenchmarkVerifyBrainpoolP512 is a brainpoolP512r1 document under a brainpoolP512r1 CSCA.
+func BenchmarkVerifyBrainpoolP512(b *testing.B) {
+	benchmarkVerify(b, samePKI(b, sandbox.BrainpoolP512r1, crypto.SHA512), string(sandbox.BrainpoolP512r1), sandbox.ECDSA, crypto.SHA512)
+}
