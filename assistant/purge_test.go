@@ -9,28 +9,14 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/assistant"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // dumpAssistant returns every key and value of the assistant buckets of both
 // environments.
 func dumpAssistant(t *testing.T, st storage.Store) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, st.View(context.Background(), func(tx storage.Tx) error {
-		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-			for _, b := range []string{"assistant_sessions", "assistant_messages", "assistant_owners"} {
-				name := storage.Bucket(env, b)
-				if err := tx.Scan(name, storage.Range{}, func(k, v []byte) error {
-					out[name+"|"+string(k)] = string(v)
-					return nil
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}))
-	return out
+	return storagetest.Dump(t, st, storagetest.EnvBuckets("assistant_sessions", "assistant_messages", "assistant_owners")...)
 }
 
 // chat opens a session for p with two exchanges, and an empty one.

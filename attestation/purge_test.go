@@ -11,28 +11,14 @@ import (
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // dumpAttestations returns every key and value of the attestation buckets of both
 // environments.
 func dumpAttestations(t *testing.T, st storage.Store) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, st.View(context.Background(), func(tx storage.Tx) error {
-		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-			for _, b := range []string{"attestations", "attestations_by_subject", "attestation_revocations", "attestation_anchor_queue"} {
-				name := storage.Bucket(env, b)
-				if err := tx.Scan(name, storage.Range{}, func(k, v []byte) error {
-					out[name+"|"+string(k)] = string(v)
-					return nil
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}))
-	return out
+	return storagetest.Dump(t, st, storagetest.EnvBuckets("attestations", "attestations_by_subject", "attestation_revocations", "attestation_anchor_queue")...)
 }
 
 // subjectSet issues, in env, a LIVENESS and two CONSENT attestations of subject, the

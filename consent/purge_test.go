@@ -10,27 +10,13 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // dumpConsent returns every key and value of the consent buckets of both environments.
 func dumpConsent(t *testing.T, st storage.Store) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, st.View(context.Background(), func(tx storage.Tx) error {
-		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-			for _, b := range []string{"consent_requests", "consent_expiry"} {
-				name := storage.Bucket(env, b)
-				if err := tx.Scan(name, storage.Range{}, func(k, v []byte) error {
-					out[name+"|"+string(k)] = string(v)
-					return nil
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}))
-	return out
+	return storagetest.Dump(t, st, storagetest.EnvBuckets("consent_requests", "consent_expiry")...)
 }
 
 // requests makes, as verifier, one request of every status on subject did (whose

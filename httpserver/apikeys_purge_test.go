@@ -11,27 +11,18 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // dumpAPIKeys returns every key and value of the API key buckets of both
 // environments.
 func dumpAPIKeys(t *testing.T, h *harness) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, h.store.View(context.Background(), func(tx storage.Tx) error {
-		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-			for _, b := range []string{apiKeysBucket(env), apiKeyJTIBucket(env), revokedJTIBucket(env)} {
-				if err := tx.Scan(b, storage.Range{}, func(k, v []byte) error {
-					out[b+"|"+string(k)] = string(v)
-					return nil
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}))
-	return out
+	var buckets []string
+	for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
+		buckets = append(buckets, apiKeysBucket(env), apiKeyJTIBucket(env), revokedJTIBucket(env))
+	}
+	return storagetest.Dump(t, h.store, buckets...)
 }
 
 // keyJTI reads the jti of API key id of env.

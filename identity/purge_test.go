@@ -10,28 +10,14 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // dumpIdentities returns every key and value of the identity buckets of both
 // environments.
 func dumpIdentities(t *testing.T, st storage.Store) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, st.View(context.Background(), func(tx storage.Tx) error {
-		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-			for _, b := range []string{"identities", "identity_subjects", "identity_wallets", "identity_kyc_refs", "identity_reviews"} {
-				name := storage.Bucket(env, b)
-				if err := tx.Scan(name, storage.Range{}, func(k, v []byte) error {
-					out[name+"|"+string(k)] = string(v)
-					return nil
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}))
-	return out
+	return storagetest.Dump(t, st, storagetest.EnvBuckets("identities", "identity_subjects", "identity_wallets", "identity_kyc_refs", "identity_reviews")...)
 }
 
 func TestPurgeSandboxSubject(t *testing.T) {

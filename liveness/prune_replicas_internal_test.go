@@ -3,7 +3,6 @@ package liveness
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -11,27 +10,13 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
-	"github.com/veriland/veriland/storage/bolt"
 )
 
 // Two replicas prune one store's sessions at once, in bounded transactions: every
 // session expired before the cutoff is deleted once (the counts add up), no other
 // session is, and a record that does not decode is left alone.
 func TestPruneSessionsOnTwoReplicas(t *testing.T) {
-	backends := map[string]func(t *testing.T) (storage.Store, storage.Store){
-		"bolt": func(t *testing.T) (storage.Store, storage.Store) {
-			s, err := bolt.Open(filepath.Join(t.TempDir(), "liveness.db"), bolt.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = s.Close() })
-			return s, s
-		},
-		"postgres": func(t *testing.T) (storage.Store, storage.Store) {
-			pg := pgtest.Replicas(t, 2, 4)
-			return pg[0], pg[1]
-		},
-	}
+	backends := pgtest.ReplicaBackends(4)
 	const stale, fresh = 3*pruneChunk + 7, 150
 	cutoff := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	for name, open := range backends {

@@ -11,6 +11,7 @@ import (
 	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // parcelBuckets are every bucket of package parcel.
@@ -20,22 +21,7 @@ var parcelBuckets = []string{"parcels", "parcel_index", "parcel_versions", "parc
 // dump returns every key and value of the parcel buckets of both environments.
 func dump(t *testing.T, st storage.Store) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, st.View(context.Background(), func(tx storage.Tx) error {
-		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-			for _, b := range parcelBuckets {
-				name := storage.Bucket(env, b)
-				if err := tx.Scan(name, storage.Range{}, func(k, v []byte) error {
-					out[name+"|"+string(k)] = string(v)
-					return nil
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}))
-	return out
+	return storagetest.Dump(t, st, storagetest.EnvBuckets(parcelBuckets...)...)
 }
 
 // populate gives p's account every kind of parcel record in p's environment: parcels

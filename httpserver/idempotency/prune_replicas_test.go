@@ -3,7 +3,6 @@ package idempotency
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,24 +12,12 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
-	"github.com/veriland/veriland/storage/bolt"
 )
 
 // Two replicas prune one store at once: every expired record is deleted once (the
 // counts add up to exactly the expired records) and no live one is.
 func TestPruneOnTwoReplicas(t *testing.T) {
-	backends := map[string]func(t *testing.T) (storage.Store, storage.Store){
-		"bolt": func(t *testing.T) (storage.Store, storage.Store) {
-			s, err := bolt.Open(filepath.Join(t.TempDir(), "idempotency.db"), bolt.Options{NoSync: true})
-			require.NoError(t, err)
-			t.Cleanup(func() { _ = s.Close() })
-			return s, s
-		},
-		"postgres": func(t *testing.T) (storage.Store, storage.Store) {
-			pg := pgtest.Replicas(t, 2, 4)
-			return pg[0], pg[1]
-		},
-	}
+	backends := pgtest.ReplicaBackends(4)
 	// More expired records than one prune transaction examines.
 	const expired, live = 3 * pruneChunk, 200
 	for name, open := range backends {

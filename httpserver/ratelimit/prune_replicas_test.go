@@ -3,7 +3,6 @@ package ratelimit
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -11,26 +10,12 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
-	"github.com/veriland/veriland/storage/bolt"
 )
 
 // Two replicas prune one store at once: every idle key is deleted once (the counts
 // add up to exactly the idle keys) and no live key is.
 func TestPruneOnTwoReplicas(t *testing.T) {
-	backends := map[string]func(t *testing.T) (storage.Store, storage.Store){
-		"bolt": func(t *testing.T) (storage.Store, storage.Store) {
-			s, err := bolt.Open(filepath.Join(t.TempDir(), "ratelimit.db"), bolt.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = s.Close() })
-			return s, s
-		},
-		"postgres": func(t *testing.T) (storage.Store, storage.Store) {
-			pg := pgtest.Replicas(t, 2, 4)
-			return pg[0], pg[1]
-		},
-	}
+	backends := pgtest.ReplicaBackends(4)
 	// More idle keys than one prune transaction examines, in both environments.
 	const idle, live = 3 * pruneChunk / 2, 300
 	cutoff := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,7 +16,6 @@ import (
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
-	"github.com/veriland/veriland/storage/bolt"
 )
 
 // severable is a replica's view of the store that can be cut off, as by kill -9:
@@ -113,20 +111,7 @@ func taggedClient(replica string) func(veriland.Environment) *http.Client {
 // replica had in flight (at-least-once: it is made again when its claim lease ends);
 // a receiver failure is retried on the schedule.
 func TestOutboxAcrossReplicas(t *testing.T) {
-	backends := map[string]func(t *testing.T) (storage.Store, storage.Store){
-		"bolt": func(t *testing.T) (storage.Store, storage.Store) {
-			s, err := bolt.Open(filepath.Join(t.TempDir(), "outbox.db"), bolt.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = s.Close() })
-			return s, s
-		},
-		"postgres": func(t *testing.T) (storage.Store, storage.Store) {
-			pg := pgtest.Replicas(t, 2, 8)
-			return pg[0], pg[1]
-		},
-	}
+	backends := pgtest.ReplicaBackends(8)
 	const (
 		events      = 40
 		failures    = 3 // the receiver's first answers: 500, retried 5 s later

@@ -10,31 +10,16 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // dumpOutbox returns every key and value of the outbox buckets of both environments,
 // the global due index and the secrets included.
 func dumpOutbox(t *testing.T, st storage.Store) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	names := []string{storage.Global("webhook_due")}
-	for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-		for _, b := range []string{"webhook_deliveries", "webhook_deliveries_by_created", "webhook_deliveries_by_verifier", "webhook_secrets"} {
-			names = append(names, storage.Bucket(env, b))
-		}
-	}
-	require.NoError(t, st.View(context.Background(), func(tx storage.Tx) error {
-		for _, name := range names {
-			if err := tx.Scan(name, storage.Range{}, func(k, v []byte) error {
-				out[name+"|"+string(k)] = string(v)
-				return nil
-			}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
-	return out
+	buckets := append([]string{storage.Global("webhook_due")},
+		storagetest.EnvBuckets("webhook_deliveries", "webhook_deliveries_by_created", "webhook_deliveries_by_verifier", "webhook_secrets")...)
+	return storagetest.Dump(t, st, buckets...)
 }
 
 // event is a delivery of account's verifier to url.
