@@ -62,8 +62,9 @@ func (p AnchoringPolicy) BackoffAfter(n int) time.Duration {
 	return min(d, p.MaxBackoff)
 }
 
-// fence runs Fence, when set.
-func (p AnchoringPolicy) fence(ctx context.Context) error {
+// CheckFence runs Fence, when set, right before an anchor transaction is sent: nil
+// means send. Both anchoring workers (attestations, parcel tokens) call it.
+func (p AnchoringPolicy) CheckFence(ctx context.Context) error {
 	if p.Fence == nil {
 		return nil
 	}
@@ -207,7 +208,7 @@ func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment, a Anc
 		var aerr error
 		if AnchoringDisabled(a) {
 			aerr = errAnchoringTurnedOff
-		} else if err := p.fence(ctx); err != nil {
+		} else if err := p.CheckFence(ctx); err != nil {
 			return done, err
 		} else {
 			rcpt, aerr = a.Anchor(ctx, c.job.Digest)

@@ -130,10 +130,8 @@ func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment) (int,
 		var rcpt anchor.Receipt
 		aerr := errAnchoringOff
 		if !anchor.IsDisabled(a) {
-			if p.Fence != nil {
-				if err := p.Fence(ctx); err != nil {
-					return done, fmt.Errorf("parcel token anchoring fenced off: %w", err)
-				}
+			if err := p.CheckFence(ctx); err != nil {
+				return done, fmt.Errorf("parcel token %w", err)
 			}
 			rcpt, aerr = a.Anchor(ctx, c.job.Digest)
 		}
