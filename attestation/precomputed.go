@@ -1,6 +1,10 @@
 package attestation
 
-import "github.com/veriland/veriland/internal/ethsig"
+import (
+	"sync/atomic"
+
+	"github.com/veriland/veriland/internal/ethsig"
+)
 
 // Verify hashes an attestation on every call, and every keccak256 saved counts against
 // the cost of the key recovery. The hashes of the fixed strings of the layout are
@@ -14,9 +18,29 @@ func typeHash() [32]byte {
 	}
 }
 
-// domainSeparator returns Domain(chainID).Separator() with the name and version
-// hashes spelled out.
+// separatorCache holds the domain separator of the last chainId asked for: a
+// deployment verifies attestations of one chain (VerifyOptions.ChainID), so one entry
+// saves a keccak256 on every Verify.
+var separatorCache atomic.Pointer[chainSeparator]
+
+type chainSeparator struct {
+	chainID   uint64
+	separator [32]byte
+}
+
+// domainSeparator returns Domain(chainID).Separator().
 func domainSeparator(chainID uint64) [32]byte {
+	if c := separatorCache.Load(); c != nil && c.chainID == chainID {
+		return c.separator
+	}
+	sep := computeDomainSeparator(chainID)
+	separatorCache.Store(&chainSeparator{chainID: chainID, separator: sep})
+	return sep
+}
+
+// computeDomainSeparator returns Domain(chainID).Separator() with the name and
+// version hashes spelled out.
+func computeDomainSeparator(chainID uint64) [32]byte {
 	name := [32]byte{ // keccak256("Identity Attestation")
 		0xbf, 0xe6, 0xd9, 0x6e, 0xa4, 0x8a, 0x9e, 0xe2, 0xee, 0xd2, 0x84, 0x8f, 0xc3, 0x69, 0x57, 0xb8,
 		0x05, 0x0a, 0xd2, 0x83, 0xa0, 0x15, 0x54, 0x4f, 0x4b, 0xc1, 0xc7, 0xb4, 0x17, 0xa7, 0x02, 0x90,

@@ -39,7 +39,7 @@ func checkTypedData(att *Attestation, m *Message, chainID uint64) error {
 		wantTypes = 2
 	}
 	if td.PrimaryType != PrimaryType || len(td.Types) != wantTypes ||
-		(hasDomainType && !fieldsEqual(domainType, ethsig.DomainFields())) || !fieldsEqual(td.Types[PrimaryType], Fields()) {
+		(hasDomainType && !fieldsEqual(domainType, domainFields)) || !fieldsEqual(td.Types[PrimaryType], attestationFields) {
 		return mismatch("types")
 	}
 	if td.Domain.Name != d.Name || td.Domain.Version != d.Version || td.Domain.VerifyingContract != "" ||
@@ -62,6 +62,13 @@ func checkTypedData(att *Attestation, m *Message, chainID uint64) error {
 	}
 	return nil
 }
+
+// The member lists checkTypedData compares with, built once: Fields and
+// ethsig.DomainFields return fresh slices for callers that may modify them.
+var (
+	attestationFields = Fields()
+	domainFields      = ethsig.DomainFields()
+)
 
 func fieldsEqual(a, b []apitypes.Type) bool {
 	if len(a) != len(b) {

@@ -40,8 +40,15 @@ func (td TypedData) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements json.Unmarshaler: any form apitypes reads (chainId as a
-// number, a decimal or a hex string; absent domain members empty).
+// number, a decimal or a hex string; absent domain members empty). The form veriland
+// serves is read by a dedicated scanner (wire_scan.go); anything else by encoding/json,
+// with the same result.
 func (td *TypedData) UnmarshalJSON(b []byte) error {
+	var fast TypedData
+	if s := (wireScanner{b: b}); s.typedData(&fast) && s.end() {
+		*td = fast
+		return nil
+	}
 	var raw apitypes.TypedData
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err

@@ -34,6 +34,11 @@ type VerifyOptions struct {
 // issuer.address and the trusted issuers, and checks validity at opts.Now and against
 // the optional revocation list.
 //
+// Verify keeps the public key of each trusted issuer it has seen sign, with
+// precomputed tables (ethsig.RecoverAs: about 512 KiB per key, at most eight keys,
+// built in a few milliseconds on the first attestation of that issuer), which makes
+// later verifications about a third faster; the outcome is the same.
+//
 // It returns nil or a *veriland.Error whose Cause is one of ErrMalformed,
 // ErrBadSignature, ErrUntrustedIssuer, ErrWrongChain, ErrClaimsMismatch,
 // ErrTypedDataMismatch, ErrNotYetValid, ErrExpired, ErrRevoked or ErrBadRevocationList.
@@ -56,7 +61,15 @@ func Verify(att *Attestation, opts VerifyOptions) error {
 	if err := checkTypedData(att, m, chainID); err != nil {
 		return err
 	}
-	signer, err := ethsig.Recover(m.Digest(chainID), att.Signature)
+	// A trusted issuer's key is known after its first attestation: RecoverAs then
+	// checks the signature against it, faster, with the same outcome.
+	digest := m.Digest(chainID)
+	var signer common.Address
+	if isTrusted(opts.TrustedIssuers, att.Issuer.Address) {
+		signer, err = ethsig.RecoverAs(digest, att.Signature, att.Issuer.Address)
+	} else {
+		signer, err = ethsig.Recover(digest, att.Signature)
+	}
 	if err != nil {
 		return failWrap(veriland.CodeInvalidSignature, ErrBadSignature, err, "signature refused: %s", errorMessage(err))
 	}

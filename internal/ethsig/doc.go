@@ -7,6 +7,10 @@
 // order is refused too: go-ethereum's recovery alone accepts that malleable twin, so
 // Recover checks crypto.ValidateSignatureValues with the homestead rule first.
 //
+// RecoverAs gives the same answers as Recover for a signature expected from a trusted
+// address, faster once that address's key has been seen (precomputed tables,
+// internal/secpcomb).
+//
 // Digests are EIP-712 (TypedDataDigest over a Domain separator and a struct hash built
 // with the helpers in encode.go) or EIP-191 personal messages (PersonalDigest). The
 // domain is always a value fixed by configuration, never one taken from a client.

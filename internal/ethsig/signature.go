@@ -1,9 +1,9 @@
 package ethsig
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"errors"
-	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -27,31 +27,73 @@ var (
 // r ‖ s ‖ v with v in {0, 1, 27, 28}, r and s in range and s in the lower half of the
 // curve order. It never modifies sig.
 func Recover(digest [32]byte, sig []byte) (common.Address, error) {
-	if len(sig) != SignatureLength {
-		return common.Address{}, refuse(ErrSignatureLength, "signature must be 65 bytes")
+	rsv, err := checkSignature(sig)
+	if err != nil {
+		return common.Address{}, err
 	}
-	var rsv [SignatureLength]byte
+	pub, err := recoverKey(digest, &rsv)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return keyAddress(pub), nil
+}
+
+// checkSignature returns sig as r ‖ s ‖ v with v 0 or 1, or the refusal of Recover.
+func checkSignature(sig []byte) (rsv [SignatureLength]byte, err error) {
+	if len(sig) != SignatureLength {
+		return rsv, refuse(ErrSignatureLength, "signature must be 65 bytes")
+	}
 	copy(rsv[:], sig)
 	switch rsv[64] {
 	case 0, 1:
 	case 27, 28:
 		rsv[64] -= 27
 	default:
-		return common.Address{}, refuse(ErrBadV, "signature v must be 27 or 28 (or 0 or 1)")
+		return rsv, refuse(ErrBadV, "signature v must be 27 or 28 (or 0 or 1)")
 	}
-	r := new(big.Int).SetBytes(rsv[:32])
-	s := new(big.Int).SetBytes(rsv[32:64])
-	if !crypto.ValidateSignatureValues(rsv[64], r, s, true) {
-		if crypto.ValidateSignatureValues(rsv[64], r, s, false) {
-			return common.Address{}, refuse(ErrHighS, "signature s is not in the lower half of the curve order")
-		}
-		return common.Address{}, refuse(ErrRecover, "signature r or s is out of range")
+	r, s := (*[32]byte)(rsv[:32]), (*[32]byte)(rsv[32:64])
+	switch {
+	case !inScalarRange(r) || !inScalarRange(s):
+		return rsv, refuse(ErrRecover, "signature r or s is out of range")
+	case bytes.Compare(s[:], secp256k1HalfN[:]) > 0:
+		return rsv, refuse(ErrHighS, "signature s is not in the lower half of the curve order")
 	}
+	return rsv, nil
+}
+
+// recoverKey returns the 65-byte uncompressed public key that rsv recovers to. With
+// cgo this is libsecp256k1's recovery.
+func recoverKey(digest [32]byte, rsv *[SignatureLength]byte) ([]byte, error) {
 	pub, err := crypto.Ecrecover(digest[:], rsv[:])
 	if err != nil || len(pub) != 65 {
-		return common.Address{}, refuse(ErrRecover, "no public key recovers from the signature")
+		return nil, refuse(ErrRecover, "no public key recovers from the signature")
 	}
-	return common.Address(crypto.Keccak256Hash(pub[1:]).Bytes()[12:]), nil
+	return pub, nil
+}
+
+// keyAddress returns the address of a 65-byte uncompressed public key.
+func keyAddress(pub []byte) common.Address {
+	h := crypto.Keccak256Hash(pub[1:])
+	return common.Address(h[12:])
+}
+
+// secp256k1N and secp256k1HalfN are the order n of secp256k1 and n/2 (rounded down),
+// big-endian: the bounds crypto.ValidateSignatureValues checks r and s against, as
+// bytes so that Recover needs no big.Int. TestScalarBounds checks them.
+var (
+	secp256k1N = [32]byte{
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
+		0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41,
+	}
+	secp256k1HalfN = [32]byte{
+		0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0x5d, 0x57, 0x6e, 0x73, 0x57, 0xa4, 0x50, 0x1d, 0xdf, 0xe9, 0x2f, 0x46, 0x68, 0x1b, 0x20, 0xa0,
+	}
+)
+
+// inScalarRange reports whether the big-endian x is in [1, n-1].
+func inScalarRange(x *[32]byte) bool {
+	return *x != [32]byte{} && bytes.Compare(x[:], secp256k1N[:]) < 0
 }
 
 // Verify reports whether sig is a valid signature of digest by want. It returns the
