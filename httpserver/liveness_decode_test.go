@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -260,4 +263,159 @@ func FuzzDecodeStrictMatchesTreeOracle(f *testing.F) {
 		checkDecodeAgainstOracle(t, body, func() any { return &decodeProbe{} })
 		checkDecodeAgainstOracle(t, body, func() any { return &liveness.VerifyRequest{} })
 	})
+}
+
+// verifyBodyBase is a verification body with every member, as a client sends it.
+const verifyBodyBase = `{"sessionId":"lvs_01jb2k4rgm6w8x0v9c3ezfkq7t","devicePublicKey":"0xAbCdEf0123456789abcdef0123456789ABCDEF01",` +
+	`"attestation":{"type":"MOCK","token":"mock-attestation-token"},"merkleRoot":"0x2222222222222222222222222222222222222222222222222222222222222222",` +
+	`"frameTimestamps":[1795000000000.125,1795000000010.375,1795000000020],"deviceSignature":"0x` + "1111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111" + `",` +
+	`"evidence":{"challenge":{"hueScore":0.9,"latencyMs":420},"sensor":{"parallaxScore":0.9,"imuCorrelation":0.8},` +
+	`"camera":{"physicalSensorId":"0","virtualSourceSuspected":false},"timing":{"frameJitterMs":12,"sessionDurationMs":2900,"frameCount":30}}}`
+
+// verifyBodyEdits are (old, new) replacements in verifyBodyBase: bodies the fast
+// path decodes and bodies it must leave to decodeStrict, valid or not.
+var verifyBodyEdits = [][2]string{
+	{"", ""},
+	// null members: nil pointers, zero strings, nil timestamps
+	{`"lvs_01jb2k4rgm6w8x0v9c3ezfkq7t"`, `null`}, {`{"type":"MOCK","token":"mock-attestation-token"}`, `null`},
+	{`"MOCK"`, `null`}, {`[1795000000000.125,1795000000010.375,1795000000020]`, `null`},
+	{`{"hueScore":0.9,"latencyMs":420}`, `null`}, {`{"parallaxScore":0.9,"imuCorrelation":0.8}`, `null`},
+	{`{"physicalSensorId":"0","virtualSourceSuspected":false}`, `null`}, {`{"frameJitterMs":12,"sessionDurationMs":2900,"frameCount":30}`, `null`},
+	{`"hueScore":0.9`, `"hueScore":null`}, {`false`, `null`}, {`false`, `true`}, {`"frameCount":30`, `"frameCount":null`},
+	{`"evidence":{"challenge"`, `"evidence":null,"x":{"challenge"`},
+	// empty objects and arrays, members left out
+	{`{"hueScore":0.9,"latencyMs":420}`, `{}`}, {`{"hueScore":0.9,"latencyMs":420}`, `{ }`},
+	{`[1795000000000.125,1795000000010.375,1795000000020]`, `[]`}, {`[1795000000000.125,1795000000010.375,1795000000020]`, `[ ]`},
+	{`"sessionId":"lvs_01jb2k4rgm6w8x0v9c3ezfkq7t",`, ``},
+	// numbers
+	{`0.9,"latencyMs"`, `-0,"latencyMs"`}, {`420`, `4.2e2`}, {`420`, `4.2E+2`}, {`420`, `42000e-2`}, {`420`, `-0.0`},
+	{`420`, `1e400`}, {`420`, `-1e400`}, {`420`, `1e-400`}, {`420`, `01`}, {`420`, `1.`}, {`420`, `.5`}, {`420`, `-`},
+	{`420`, `+1`}, {`420`, `1e`}, {`420`, `1e+`}, {`420`, `"420"`}, {`420`, `true`}, {`420`, `[420]`}, {`420`, `{}`},
+	{`420`, `NaN`}, {`420`, `Infinity`}, {`420`, `0x10`}, {`420`, `123456789012345678901234567890`}, {`420`, `4.9e-324`},
+	{`1795000000020]`, `1795000000020.000000000000000000000001]`}, {`1795000000020]`, `1e400]`}, {`1795000000020]`, `null]`},
+	{`1795000000020]`, `"1"]`}, {`1795000000020]`, `-1]`}, {`1795000000020]`, `1795000000020,]`}, {`1795000000020]`, `[1]]`},
+	{`[1795000000000.125`, `{"a":1795000000000.125`}, {`[1795000000000.125,1795000000010.375,1795000000020]`, `"1,2"`},
+	// strings
+	{`"0x2222`, `"0X2222`}, {`"MOCK"`, `"M\u004fCK"`}, {`"0","virtual`, `"caméra ✓","virtual`}, {`"0","virtual`, "\"\xff\",\"virtual"},
+	{`"0","virtual`, "\"\x01\",\"virtual"}, {`"0","virtual`, "\"\t\",\"virtual"}, {`"0","virtual`, `"\"","virtual`},
+	{`"0","virtual`, "\"\xed\xa0\x80\",\"virtual"}, {`"0","virtual`, "\"\xef\xbf\xbd\",\"virtual"}, {`"0","virtual`, `0,"virtual`},
+	{`"mock-attestation-token"`, `5`}, {`"mock-attestation-token"`, `["x"]`}, {`"mock-attestation-token"`, `"unterminated`},
+	// booleans and literals
+	{`false`, `"false"`}, {`false`, `0`}, {`false`, `fals`}, {`false`, `falsey`}, {`false`, `nul`}, {`false`, `nullx`}, {`false`, `True`},
+	// objects where a string belongs and the reverse
+	{`{"type":"MOCK","token":"mock-attestation-token"}`, `"MOCK"`}, {`"lvs_01jb2k4rgm6w8x0v9c3ezfkq7t"`, `{}`},
+	{`{"hueScore":0.9,"latencyMs":420}`, `[]`}, {`{"hueScore":0.9,"latencyMs":420}`, `[{}]`},
+	// unknown, misspelt, escaped and repeated members
+	{`"sessionId"`, `"SessionId"`}, {`"sessionId"`, `"session\u0049d"`}, {`"sessionId"`, `"sessionid"`}, {`{"sessionId"`, `{"image":"AAAA","sessionId"`},
+	{`"physicalSensorId":"0"`, `"frame":"AAAA","physicalSensorId":"0"`}, {`"hueScore":0.9`, `"hueScore":0.9,"hueScore":0.8`},
+	{`"sessionId":"lvs_01jb2k4rgm6w8x0v9c3ezfkq7t"`, `"sessionId":"a","sessionId":"lvs_01jb2k4rgm6w8x0v9c3ezfkq7t"`},
+	{`"evidence":{`, `"evidence":{"camera":{"virtualSourceSuspected":true}},"evidence":{`},
+	{`"evidence":{`, `"evidence":{"camera":{"frame":1}},"evidence":{`}, {`"type":"MOCK"`, `"type":"MOCK","token":"t2"`},
+	{`"frameTimestamps":[`, `"frameTimestamps":[5],"frameTimestamps":[`}, {`"evidence":{`, `"evidence":null,"evidence":{`},
+	// json.Unmarshal merges a repeated object into the first one
+	{`"evidence":{"challenge":{"hueScore":0.9,"latencyMs":420},"sensor":{"parallaxScore":0.9,"imuCorrelation":0.8},`,
+		`"evidence":{"sensor":{"parallaxScore":0.5}},"evidence":{"challenge":{"hueScore":0.9,"latencyMs":420},`},
+	{`"challenge":{"hueScore":0.9,"latencyMs":420}`, `"challenge":{"latencyMs":1},"challenge":{"hueScore":0.9}`},
+	// syntax around the members
+	{`"sessionId":"`, `"sessionId" : "`}, {`{"sessionId"`, "{\r\n\t \"sessionId\""}, {`,"devicePublicKey"`, ` , "devicePublicKey"`},
+	{`,"devicePublicKey"`, `,,"devicePublicKey"`}, {`,"devicePublicKey"`, `"devicePublicKey"`}, {`"sessionId":`, `"sessionId"`},
+	{`"sessionId":`, `sessionId:`}, {`"sessionId":`, `'sessionId':`}, {`{"sessionId"`, `{,"sessionId"`}, {`30}}}`, `30},}}`},
+	{`30}}}`, `30}}`}, {`30}}}`, `30}}}}`}, {`30}}}`, `30}}} `}, {`30}}}`, "30}}}\n\r\t"}, {`30}}}`, `30}}} {}`},
+	{`30}}}`, `30}}}x`}, {`30}}}`, `30}}}]`}, {`30}}}`, "30}}}\x00"}, {`30}}}`, "30}}}\f"}, {`{"sessionId"`, "\ufeff{\"sessionId\""},
+	{`{"sessionId"`, "\f{\"sessionId\""}, {`{"sessionId"`, `[{"sessionId"`},
+}
+
+// checkVerifyBodyLikeDecodeStrict requires decodeVerifyBody to return what
+// decodeStrict returns for body (the same error, or the same value bit for bit), and
+// the fast path to decode only bodies decodeStrict accepts. It reports whether the
+// fast path decoded body.
+func checkVerifyBodyLikeDecodeStrict(t testing.TB, body []byte) bool {
+	t.Helper()
+	var want, got liveness.VerifyRequest
+	wantErr := decodeStrict(body, &want)
+	gotErr := decodeVerifyBody(body, &got)
+	require.Equal(t, wantErr, gotErr, "body %q", body)
+	if wantErr == nil {
+		require.Equal(t, want, got, "body %q", body)
+		// Bit for bit: require.Equal takes -0 for 0.
+		wj, err1 := json.Marshal(want)
+		gj, err2 := json.Marshal(got)
+		require.NoError(t, errors.Join(err1, err2))
+		require.Equal(t, string(wj), string(gj), "body %q", body)
+	}
+	s := verifyBodyScanner{data: body}
+	fast, ok := s.request()
+	if ok {
+		require.NoError(t, wantErr, "the fast path decoded %q", body)
+		require.Equal(t, want, fast, "body %q", body)
+	}
+	return ok
+}
+
+func TestDecodeVerifyBodyMatchesDecodeStrict(t *testing.T) {
+	fast := 0
+	for _, e := range verifyBodyEdits {
+		body := strings.Replace(verifyBodyBase, e[0], e[1], 1)
+		if checkVerifyBodyLikeDecodeStrict(t, []byte(body)) {
+			fast++
+		}
+	}
+	require.Greater(t, fast, 30, "the fast path decodes the common bodies")
+	for _, b := range decodeProbeBodies {
+		checkVerifyBodyLikeDecodeStrict(t, []byte(b))
+	}
+	// Every prefix and every body missing one byte.
+	for i := range len(verifyBodyBase) {
+		checkVerifyBodyLikeDecodeStrict(t, []byte(verifyBodyBase[:i]))
+		checkVerifyBodyLikeDecodeStrict(t, []byte(verifyBodyBase[:i]+verifyBodyBase[i+1:]))
+	}
+	// Indented, and the benchmark's body of 10,000 timestamps.
+	var pretty bytes.Buffer
+	require.NoError(t, json.Indent(&pretty, []byte(verifyBodyBase), "", "\t"))
+	require.True(t, checkVerifyBodyLikeDecodeStrict(t, pretty.Bytes()))
+	require.True(t, checkVerifyBodyLikeDecodeStrict(t, lvDecodeBenchBody(t)))
+	require.True(t, checkVerifyBodyLikeDecodeStrict(t, []byte(verifyBodyBase)))
+}
+
+func FuzzDecodeVerifyBodyMatchesDecodeStrict(f *testing.F) {
+	for _, e := range verifyBodyEdits {
+		f.Add([]byte(strings.Replace(verifyBodyBase, e[0], e[1], 1)))
+	}
+	for _, b := range decodeProbeBodies {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) { checkVerifyBodyLikeDecodeStrict(t, body) })
+}
+
+// TestReadBodyLikeReadAll: readBody returns io.ReadAll's bytes and errors, whatever
+// Content-Length claims.
+func TestReadBodyLikeReadAll(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789"), 30000)
+	for _, c := range []struct {
+		body    []byte
+		declare int64
+		limit   int64
+	}{
+		{nil, 0, limitJSON}, {[]byte("{}"), 2, limitJSON}, {[]byte("{}"), -1, limitJSON}, {[]byte("{}"), 0, limitJSON},
+		{big, int64(len(big)), limitJSON}, {big, -1, limitJSON}, {big, 10, limitJSON}, {big, 1 << 30, limitJSON},
+		{big, int64(len(big)), 1000}, {big, 1000, 1000}, {big, -1, 1000}, {big, int64(len(big)), int64(len(big))},
+	} {
+		read := func(buf []byte) ([]byte, error) {
+			r := httptest.NewRequest("POST", "/liveness/verify", iotest.HalfReader(bytes.NewReader(c.body)))
+			r.ContentLength = c.declare
+			r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, c.limit)
+			if buf == nil {
+				return io.ReadAll(r.Body)
+			}
+			return readBody(r, buf)
+		}
+		want, wantErr := read(nil)
+		// A fresh buffer, and one reused from the pool with old bytes in it.
+		for _, buf := range [][]byte{{}, append(make([]byte, 0, 4096), "stale"...)} {
+			got, gotErr := read(buf)
+			require.Equal(t, wantErr, gotErr, "declared %d of %d, limit %d", c.declare, len(c.body), c.limit)
+			require.Equal(t, len(want), len(got))
+			require.True(t, bytes.Equal(want, got))
+		}
+	}
 }

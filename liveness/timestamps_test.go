@@ -58,6 +58,33 @@ func checkTimestampsLikeFloat64Slice(t testing.TB, s string) {
 			t.Fatalf("%q: only syntax errors may differ in type: want %v, got %v", s, wantErr, gotErr)
 		}
 	}
+	checkParseTimestamps(t, s, want, wantErr == nil && nullAt < 0 && want != nil)
+}
+
+// checkParseTimestamps requires ParseTimestamps to read s (after its leading space)
+// as the array want exactly when accepted (encoding/json decodes s as an array
+// without a null element), ending where the array ends, and never to accept an
+// array that encoding/json refuses.
+func checkParseTimestamps(t testing.TB, s string, want []*float64, accepted bool) {
+	t.Helper()
+	data := []byte(s)
+	i := skipBlank(data, 0)
+	got, end, ok := ParseTimestamps(data, i)
+	whole := ok && skipBlank(data, end) == len(data)
+	if !accepted {
+		if whole {
+			t.Fatalf("%q: encoding/json refuses it, ParseTimestamps reads %v", s, got)
+		}
+		return
+	}
+	if !whole || len(got) != len(want) || got == nil {
+		t.Fatalf("%q: ParseTimestamps %v (ok %v, end %d of %d), want %d timestamps", s, got, ok, end, len(data), len(want))
+	}
+	for i := range want {
+		if math.Float64bits(*want[i]) != math.Float64bits(got[i]) {
+			t.Fatalf("%q: element %d: []float64 %v, ParseTimestamps %v", s, i, *want[i], got[i])
+		}
+	}
 }
 
 var timestampCases = []string{
@@ -69,6 +96,10 @@ var timestampCases = []string{
 	`[123456789012345678901234567890]`, `[1.7976931348623157e308]`, `[4.9e-324]`, `[1.]`, `[.5]`, `[-]`, `[1,]`,
 	`[1 2]`, `[1e]`, `[1e+]`, `[-01]`, `[2.2250738585072011e-308]`, `[1795305600000.1234567890123]`,
 	`[0.30000000000000004]`, `[12345678901234567.5]`, `[` + strings.Repeat("0.1,", 100) + `1]`,
+	`[12345678]`, `[1234567890123456]`, `[12345678.87654321]`, `[12345678:]`, `[1234567/9]`, "[1234567\xff9]",
+	"[123456789\xfa\xfa\xfa\xfa\xfa\xfa]", `[1234567890123456789012345678901234567890.5]`, `[0.1234567812345678]`,
+	`[99999999999999999999]`, `[18446744073709551615.5]`, `[9007199254740992.1]`, `[900719925474099.25]`,
+	`[1] `, `[1] x`, `[1]]`, `[1`, `[1,`, `[`, ` [2, 3]`, `[1,2] [3]`, `[1x]`, `[-0.0e-0]`,
 }
 
 func TestTimestampsDecodeLikeFloat64Slice(t *testing.T) {
@@ -113,7 +144,8 @@ func FuzzTimestamps(f *testing.F) {
 }
 
 // BenchmarkTimestamps decodes 10,000 timestamps, whole milliseconds and with a
-// fraction, with the scanner and with encoding/json's []float64.
+// fraction, with the scanner (through encoding/json, and alone) and with
+// encoding/json's []float64.
 func BenchmarkTimestamps(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -135,6 +167,14 @@ func BenchmarkTimestamps(b *testing.B) {
 				var ts Timestamps
 				if err := json.Unmarshal(data, &ts); err != nil || len(ts) != 10000 {
 					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/ParseTimestamps", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if ts, _, ok := ParseTimestamps(data, 0); !ok || len(ts) != 10000 {
+					b.Fatal(ok)
 				}
 			}
 		})

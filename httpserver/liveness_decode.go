@@ -1,0 +1,369 @@
+package httpserver
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/veriland/veriland/liveness"
+	"github.com/veriland/veriland/liveness/deviceattest"
+)
+
+// decodeVerifyRequest reads the body of POST /liveness/verify into dst with exactly
+// decodeJSON's outcome, in one pass over the bytes for the bodies clients send.
+//
+// decodeJSON costs three scans of the body through encoding/json's state machine
+// (its validity check, the skip past frameTimestamps for its json.Unmarshaler, the
+// member check) besides the decoding itself: about 1.6 ms of CPU for 10,000
+// timestamps. verifyBodyScanner instead decodes a body it can vouch for directly: one
+// JSON object holding only VerifyRequest's members, each at most once, of the right
+// JSON type, strings without escapes or invalid UTF-8, numbers within float64's
+// range. On such a body json.Unmarshal returns the same value and decodeStrict has
+// nothing to refuse. Any other body, valid or not, is decoded again by decodeStrict,
+// so that every error (code, message, pointer, offset) and every value it accepts
+// stays what it was; a body that is refused costs what it cost before.
+func decodeVerifyRequest(r *http.Request, dst *liveness.VerifyRequest) error {
+	buf, _ := verifyBodyBuffers.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	defer verifyBodyBuffers.Put(buf)
+	body, err := readBody(r, (*buf)[:0])
+	*buf = body[:0]
+	if err != nil {
+		return err // as decodeJSON: 413 over the limit, 400 for a broken body
+	}
+	// Nothing decoded refers to body: strings, numbers and errors are copies.
+	return decodeVerifyBody(body, dst)
+}
+
+// verifyBodyBuffers holds the buffers verification bodies were read into, for the
+// next ones: a 10,000-timestamp body is about 200 kB, over half of what a
+// verification allocated. A sync.Pool lets go of what stays unused for two garbage
+// collections, so an idle server keeps nothing.
+var verifyBodyBuffers sync.Pool
+
+// decodeVerifyBody is decodeStrict(body, dst) for a zero dst.
+func decodeVerifyBody(body []byte, dst *liveness.VerifyRequest) error {
+	s := verifyBodyScanner{data: body}
+	if req, ok := s.request(); ok {
+		*dst = req
+		return nil
+	}
+	*dst = liveness.VerifyRequest{}
+	return decodeStrict(body, dst)
+}
+
+// readBody reads r's body as io.ReadAll does, appending to b (its length ignored),
+// which it first sizes from Content-Length when the client sent one: io.ReadAll
+// starts at 512 bytes and grows the buffer about twenty times, copying, for a 200 kB
+// body. The declared length only sizes the buffer, up to maxBodyPresize so that a
+// client declaring more than it sends pins no more than that; what is read is what
+// the body holds, and its errors are io.ReadAll's.
+func readBody(r *http.Request, b []byte) ([]byte, error) {
+	b = b[:0]
+	n := int64(512)
+	if r.ContentLength > 0 {
+		n = min(r.ContentLength, maxBodyPresize) + 1 // +1: room to see io.EOF without growing
+	}
+	if int64(cap(b)) < n {
+		b = make([]byte, 0, n)
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		m, err := r.Body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+	}
+}
+
+// maxBodyPresize bounds the buffer readBody allocates before any byte arrives: a
+// verification body with 10,000 timestamps of up to 25 characters.
+const maxBodyPresize = 256 << 10
+
+// verifyBodyScanner decodes a verification body in one pass, or gives up (ok false)
+// on the first byte it cannot vouch for (see decodeVerifyRequest).
+type verifyBodyScanner struct {
+	data []byte
+	i    int // the next byte to read
+}
+
+// Member names, in the order of the structs' fields.
+var (
+	verifyMembers      = []string{"sessionId", "devicePublicKey", "attestation", "merkleRoot", "frameTimestamps", "deviceSignature", "evidence"}
+	attestationMembers = []string{"type", "token"}
+	evidenceMembers    = []string{"challenge", "sensor", "camera", "timing"}
+	challengeMembers   = []string{"hueScore", "latencyMs"}
+	sensorMembers      = []string{"parallaxScore", "imuCorrelation"}
+	cameraMembers      = []string{"physicalSensorId", "virtualSourceSuspected"}
+	timingMembers      = []string{"frameJitterMs", "sessionDurationMs", "frameCount"}
+)
+
+// request reads the whole body: one object, nothing but space after it.
+func (s *verifyBodyScanner) request() (liveness.VerifyRequest, bool) {
+	var req liveness.VerifyRequest
+	ok := s.object(verifyMembers, func(k int) bool {
+		switch k {
+		case 0:
+			return s.str(&req.SessionID)
+		case 1:
+			return s.str(&req.DevicePublicKey)
+		case 2:
+			return s.attestation(&req.Attestation)
+		case 3:
+			return s.str(&req.MerkleRoot)
+		case 4:
+			return s.timestamps(&req.FrameTimestamps)
+		case 5:
+			return s.str(&req.DeviceSignature)
+		default:
+			return s.evidence(&req.Evidence)
+		}
+	})
+	return req, ok && s.space() == len(s.data)
+}
+
+func (s *verifyBodyScanner) attestation(dst **liveness.DeviceAttestation) bool {
+	return nullableObject(s, dst, attestationMembers, func(a *liveness.DeviceAttestation, k int) bool {
+		if k == 0 {
+			var t string
+			ok := s.str(&t)
+			a.Type = deviceattest.Type(t)
+			return ok
+		}
+		return s.str(&a.Token)
+	})
+}
+
+func (s *verifyBodyScanner) evidence(dst **liveness.Evidence) bool {
+	return nullableObject(s, dst, evidenceMembers, func(e *liveness.Evidence, k int) bool {
+		switch k {
+		case 0:
+			return nullableObject(s, &e.Challenge, challengeMembers, func(c *liveness.ChallengeEvidence, k int) bool {
+				return s.number([]**float64{&c.HueScore, &c.LatencyMs}[k])
+			})
+		case 1:
+			return nullableObject(s, &e.Sensor, sensorMembers, func(x *liveness.SensorEvidence, k int) bool {
+				return s.number([]**float64{&x.ParallaxScore, &x.IMUCorrelation}[k])
+			})
+		case 2:
+			return nullableObject(s, &e.Camera, cameraMembers, func(c *liveness.CameraEvidence, k int) bool {
+				if k == 0 {
+					return s.str(&c.PhysicalSensorID)
+				}
+				return s.boolean(&c.VirtualSourceSuspected)
+			})
+		default:
+			return nullableObject(s, &e.Timing, timingMembers, func(t *liveness.TimingEvidence, k int) bool {
+				return s.number([]**float64{&t.FrameJitterMs, &t.SessionDurationMs, &t.FrameCount}[k])
+			})
+		}
+	})
+}
+
+// nullableObject reads a member of type *T: null leaves *dst nil, as json.Unmarshal
+// does for a member sent once; an object is read into a new T, member by member
+// (see object).
+func nullableObject[T any](s *verifyBodyScanner, dst **T, names []string, value func(v *T, k int) bool) bool {
+	if s.null() {
+		return true
+	}
+	v := new(T)
+	*dst = v
+	return s.object(names, func(k int) bool { return value(v, k) })
+}
+
+// object reads an object whose members are all among names (at most 64), each at
+// most once, calling value with the member's index in names and the scanner at the
+// value, which value reads.
+func (s *verifyBodyScanner) object(names []string, value func(k int) bool) bool {
+	if !s.next('{') {
+		return false
+	}
+	if s.next('}') {
+		return true
+	}
+	var seen uint64
+	for {
+		s.space()
+		name, ok := s.plainString()
+		if !ok || !s.next(':') {
+			return false
+		}
+		k := 0
+		for k < len(names) && names[k] != string(name) {
+			k++
+		}
+		// An unknown member is refused, and json.Unmarshal merges or overwrites a
+		// repeated one: decodeStrict has the last word on both.
+		if k == len(names) || seen&(1<<k) != 0 {
+			return false
+		}
+		seen |= 1 << k
+		s.space()
+		if !value(k) {
+			return false
+		}
+		if !s.next(',') {
+			return s.next('}')
+		}
+	}
+}
+
+// space skips JSON white space and returns the index of the next byte.
+func (s *verifyBodyScanner) space() int {
+	s.i = skipSpace(s.data, s.i)
+	return s.i
+}
+
+// next skips white space and then c, reporting whether c was there.
+func (s *verifyBodyScanner) next(c byte) bool {
+	if s.space() < len(s.data) && s.data[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// literal reads lit (null, true or false) when the value starts with it. A literal
+// run on into other letters ("nullx") is left for the byte after it to refuse.
+func (s *verifyBodyScanner) literal(lit string) bool {
+	if len(s.data)-s.i >= len(lit) && string(s.data[s.i:s.i+len(lit)]) == lit {
+		s.i += len(lit)
+		return true
+	}
+	return false
+}
+
+func (s *verifyBodyScanner) null() bool { return s.literal("null") }
+
+// plainString reads a string without escapes, control characters or invalid UTF-8
+// (whose decoded value is its bytes) and returns its bytes.
+func (s *verifyBodyScanner) plainString() ([]byte, bool) {
+	if s.i >= len(s.data) || s.data[s.i] != '"' {
+		return nil, false
+	}
+	start, ascii := s.i+1, true
+	for i := start; i < len(s.data); i++ {
+		switch c := s.data[i]; {
+		case c == '"':
+			b := s.data[start:i]
+			if !ascii && !utf8.Valid(b) {
+				return nil, false
+			}
+			s.i = i + 1
+			return b, true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, false
+}
+
+// str reads a string member; null leaves dst alone, as json.Unmarshal does.
+func (s *verifyBodyScanner) str(dst *string) bool {
+	if s.null() {
+		return true
+	}
+	b, ok := s.plainString()
+	if ok {
+		*dst = string(b)
+	}
+	return ok
+}
+
+func (s *verifyBodyScanner) boolean(dst **bool) bool {
+	var v bool
+	switch {
+	case s.null():
+		return true
+	case s.literal("true"):
+		v = true
+	case !s.literal("false"):
+		return false
+	}
+	*dst = &v
+	return true
+}
+
+// number reads a number member as json.Unmarshal does (strconv.ParseFloat of the
+// literal), refusing one out of float64's range; null leaves dst nil.
+func (s *verifyBodyScanner) number(dst **float64) bool {
+	if s.null() {
+		return true
+	}
+	end, ok := numberEnd(s.data, s.i)
+	if !ok {
+		return false
+	}
+	v, err := strconv.ParseFloat(string(s.data[s.i:end]), 64)
+	if err != nil {
+		return false
+	}
+	s.i = end
+	*dst = &v
+	return true
+}
+
+// timestamps reads frameTimestamps with liveness.ParseTimestamps, the scanner of
+// Timestamps.UnmarshalJSON; null leaves dst nil, as UnmarshalJSON does.
+func (s *verifyBodyScanner) timestamps(dst *liveness.Timestamps) bool {
+	if s.null() {
+		return true
+	}
+	ts, end, ok := liveness.ParseTimestamps(s.data, s.i)
+	if ok {
+		*dst, s.i = ts, end
+	}
+	return ok
+}
+
+// numberEnd returns the index after the JSON number that starts at data[i]
+// (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), and whether there is one.
+func numberEnd(data []byte, i int) (int, bool) {
+	digits := func(i int) (int, bool) {
+		start := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		return i, i > start
+	}
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		i, _ = digits(i)
+	default:
+		return i, false
+	}
+	ok := true
+	if i < len(data) && data[i] == '.' {
+		if i, ok = digits(i + 1); !ok {
+			return i, false
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i, ok = digits(i); !ok {
+			return i, false
+		}
+	}
+	return i, true
+}
