@@ -298,7 +298,7 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 	if _, err := checkDecisionForm(d); err != nil {
 		return nil, err
 	}
-	r, err := s.Get(ctx, env, id) // expires it when due
+	r, stored, err := s.get(ctx, env, id) // expires it when due
 	if err != nil {
 		return nil, err
 	}
@@ -345,10 +345,35 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 	}
 
 	now := s.now()
+	// The event's records are encoded before the write lock too, for the event this
+	// decision will make unless the request changes meanwhile (the preparer checks).
+	if d.Decision == StatusRejected || p.presigned != nil {
+		after := r.Clone()
+		p.event = s.prepare(ctx, decided(after, d, v, now, p.presigned))
+		// With nothing to read inside the transaction but the request itself, the
+		// record it becomes is encoded now too: the transaction then only checks that
+		// the request is still stored as read (a concurrent decision changes it).
+		if stored != nil && !r.due(now) && r.Liveness() == nil && !slices.Contains(v.Disclosed, ItemLiveness) {
+			if p.encoded, err = json.Marshal(after); err != nil {
+				return nil, fmt.Errorf("consent: encoding %s: %w", id, err)
+			}
+			p.stored = stored
+		}
+	}
 	var out *DecisionResult
 	var refused error // returned after the transaction commits (an expiry is kept)
 	err = s.Store.Update(ctx, func(tx storage.Tx) error {
 		out = nil
+		if p.stored != nil {
+			same, err := repo(tx, env).unchanged(id, p.stored)
+			if err != nil {
+				return err
+			}
+			if same {
+				out, err = s.applyPrepared(ctx, tx, r.Clone(), d, v, now, p)
+				return err
+			}
+		}
 		cur, rf, err := s.pendingTx(ctx, tx, env, id, now, "decide", nil)
 		if refused = rf; err != nil || refused != nil {
 			return err
@@ -513,6 +538,25 @@ type approval struct {
 	facts     Facts
 	claims    map[string]any
 	presigned *attestation.Attestation // nil: sign inside the transaction
+	// event finishes the prepared work of OnEvent (nil: OnEvent does it all).
+	event func(context.Context, storage.Tx, Event) error
+	// stored is the request's record as read before the transaction, and encoded the
+	// record the decision makes of it; nil: apply does the whole decision inside.
+	stored, encoded []byte
+}
+
+// decided moves r to decision d at now, with attestation att for an approval, and
+// returns the event of the change.
+func decided(r *Request, d Decision, v *VerifiedDecision, now time.Time, att *attestation.Attestation) Event {
+	ev := Event{Env: r.Env, Type: EventRejected, Request: r, Actor: r.SubjectRef, At: now}
+	r.Status = d.Decision
+	r.DecidedAt = &now
+	if d.Decision == StatusApproved {
+		r.AttestationID = att.ID
+		r.DisclosedScope = slices.Clone(v.Disclosed)
+		ev.Type, ev.Attestation = EventApproved, att
+	}
+	return ev
 }
 
 func attestationID(a *attestation.Attestation) string {
@@ -522,15 +566,36 @@ func attestationID(a *attestation.Attestation) string {
 	return a.ID
 }
 
+// applyPrepared is apply when the request is stored exactly as r, read before the
+// transaction: PENDING, not due at now, with no liveness to check or disclose. It
+// writes what Decide prepared: the presigned attestation, the encoded record, the
+// event.
+func (s *Service) applyPrepared(ctx context.Context, tx storage.Tx, r *Request, d Decision, v *VerifiedDecision, now time.Time, p approval) (*DecisionResult, error) {
+	res := &DecisionResult{RequestID: r.ID, Status: d.Decision, Decision: d.Decision}
+	if d.Decision == StatusApproved {
+		if err := s.Attestations.(PreSigner).Put(ctx, tx, r.Env, p.presigned); err != nil {
+			return nil, err
+		}
+		res.Attestation = p.presigned
+	}
+	ev := decided(r, d, v, now, p.presigned)
+	if err := repo(tx, r.Env).putEncoded(r, p.encoded); err != nil {
+		return nil, err
+	}
+	if err := s.emitPrepared(ctx, tx, ev, p.event); err != nil {
+		return nil, err
+	}
+	res.Request = r.Clone()
+	return res, nil
+}
+
 // apply records decision d on the PENDING request r inside tx: liveness gate,
 // attestation, transition, event. p is what Decide prepared for an approval; when
 // the liveness fact has changed since (a revocation, a new pass), the claims are
 // rebuilt and the attestation signed here.
 func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decision, v *VerifiedDecision, now time.Time, p approval) (*DecisionResult, error) {
 	res := &DecisionResult{RequestID: r.ID, Status: d.Decision, Decision: d.Decision}
-	ev := Event{Env: r.Env, Request: r, Actor: r.SubjectRef, At: now}
-	r.Status = d.Decision
-	r.DecidedAt = &now
+	var att *attestation.Attestation
 	if d.Decision == StatusApproved {
 		if err := s.checkLiveness(ctx, tx, r); err != nil {
 			return nil, err
@@ -549,7 +614,7 @@ func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decisi
 				p.presigned = nil
 			}
 		}
-		att := p.presigned
+		att = p.presigned
 		if att != nil {
 			if err := s.Attestations.(PreSigner).Put(ctx, tx, r.Env, att); err != nil {
 				return nil, err
@@ -560,17 +625,13 @@ func (s *Service) apply(ctx context.Context, tx storage.Tx, r *Request, d Decisi
 				return nil, err
 			}
 		}
-		r.AttestationID = att.ID
-		r.DisclosedScope = slices.Clone(v.Disclosed)
 		res.Attestation = att
-		ev.Type, ev.Attestation = EventApproved, att
-	} else {
-		ev.Type = EventRejected
 	}
+	ev := decided(r, d, v, now, att)
 	if err := repo(tx, r.Env).put(r); err != nil {
 		return nil, err
 	}
-	if err := s.emit(ctx, tx, ev); err != nil {
+	if err := s.emitPrepared(ctx, tx, ev, p.event); err != nil {
 		return nil, err
 	}
 	res.Request = r.Clone()

@@ -51,10 +51,46 @@ const ActorSystem = "system"
 // change back, attestation included, and is returned to the caller.
 type EventHook func(ctx context.Context, tx storage.Tx, ev Event) error
 
+// EventPreparer does, before the write transaction, the work of OnEvent that needs no
+// transaction (encoding the audit entry and the webhook payload, say) for the event a
+// decision expects to make, and returns the function that finishes it inside the
+// transaction, so that the write lock is held for the writes only. The returned
+// function gets the event the transaction actually made, and must have exactly the
+// effect OnEvent would have on it: when that event differs from the expected one in
+// anything the preparation used, it does OnEvent's work itself. Like OnEvent it may
+// run more than once and must have no effect outside tx.
+//
+// An error from EventPreparer is not returned to the caller: the decision then calls
+// OnEvent inside the transaction, which reports it in order with the other checks.
+type EventPreparer func(ctx context.Context, ev Event) (func(ctx context.Context, tx storage.Tx, ev Event) error, error)
+
 func (s *Service) emit(ctx context.Context, tx storage.Tx, ev Event) error {
 	if s.OnEvent == nil {
 		return nil
 	}
 	ev.Request = ev.Request.Clone()
 	return s.OnEvent(ctx, tx, ev)
+}
+
+// prepare runs PrepareEvent for ev, the event a decision expects to make; nil when the
+// Service has none (or no OnEvent for it to stand in for), or when it failed.
+func (s *Service) prepare(ctx context.Context, ev Event) func(ctx context.Context, tx storage.Tx, ev Event) error {
+	if s.OnEvent == nil || s.PrepareEvent == nil {
+		return nil
+	}
+	ev.Request = ev.Request.Clone()
+	finish, err := s.PrepareEvent(ctx, ev)
+	if err != nil {
+		return nil // OnEvent, in the transaction, reports it where it belongs
+	}
+	return finish
+}
+
+// emitPrepared is emit through finish, what prepare returned, when there is one.
+func (s *Service) emitPrepared(ctx context.Context, tx storage.Tx, ev Event, finish func(context.Context, storage.Tx, Event) error) error {
+	if finish == nil {
+		return s.emit(ctx, tx, ev)
+	}
+	ev.Request = ev.Request.Clone()
+	return finish(ctx, tx, ev)
 }

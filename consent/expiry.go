@@ -20,22 +20,31 @@ const DefaultSweepLimit = 100
 // Errors: not_found (unknown or malformed id, or a request of the other environment)
 // and storage errors.
 func (s *Service) Get(ctx context.Context, env veriland.Environment, id string) (*Request, error) {
+	r, _, err := s.get(ctx, env, id)
+	return r, err
+}
+
+// get is Get, with the record as stored when the request was read as it is (nil
+// when the read expired it).
+func (s *Service) get(ctx context.Context, env veriland.Environment, id string) (*Request, []byte, error) {
 	if err := s.check(env); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var r *Request
+	var raw []byte
 	err := s.Store.View(ctx, func(tx storage.Tx) error {
 		var err error
-		r, err = repo(tx, env).request(id)
+		r, raw, err = repo(tx, env).requestRaw(id)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if now := s.now(); r.due(now) {
-		return s.expireOne(ctx, env, id, now)
+		r, err := s.expireOne(ctx, env, id, now)
+		return r, nil, err
 	}
-	return r, nil
+	return r, raw, nil
 }
 
 // expireOne expires request id if it is still due at now, and returns it as stored

@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -38,25 +39,43 @@ func notFound(id string) *veriland.Error {
 
 // request reads request id; unknown or malformed ids are not_found.
 func (r repository) request(id string) (*Request, error) {
+	req, _, err := r.requestRaw(id)
+	return req, err
+}
+
+// requestRaw is request, with the record as stored.
+func (r repository) requestRaw(id string) (*Request, []byte, error) {
 	if !ids.Valid(id, IDPrefix) {
-		return nil, notFound(id)
+		return nil, nil, notFound(id)
 	}
 	b, err := r.tx.Get(r.bucket(bucketRequests), []byte(id))
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, notFound(id)
+		return nil, nil, notFound(id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("consent: reading %s: %w", id, err)
+		return nil, nil, fmt.Errorf("consent: reading %s: %w", id, err)
 	}
 	var req Request
 	if err := json.Unmarshal(b, &req); err != nil {
-		return nil, fmt.Errorf("consent: decoding %s: %w", id, err)
+		return nil, nil, fmt.Errorf("consent: decoding %s: %w", id, err)
 	}
 	if req.Env != r.env {
 		// Buckets are namespaced, so this is corruption, not the other environment.
-		return nil, fmt.Errorf("consent: %s is stored under %s but belongs to %s", id, r.env, req.Env)
+		return nil, nil, fmt.Errorf("consent: %s is stored under %s but belongs to %s", id, r.env, req.Env)
 	}
-	return &req, nil
+	return &req, b, nil
+}
+
+// unchanged reports whether request id is stored as raw, byte for byte.
+func (r repository) unchanged(id string, raw []byte) (bool, error) {
+	b, err := r.tx.Get(r.bucket(bucketRequests), []byte(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("consent: reading %s: %w", id, err)
+	}
+	return bytes.Equal(b, raw), nil
 }
 
 // put writes req and keeps the expiry index in step with its status.
@@ -65,9 +84,15 @@ func (r repository) put(req *Request) error {
 	if err != nil {
 		return fmt.Errorf("consent: encoding %s: %w", req.ID, err)
 	}
+	return r.putEncoded(req, b)
+}
+
+// putEncoded is put with req already encoded as b.
+func (r repository) putEncoded(req *Request, b []byte) error {
 	if err := r.tx.Put(r.bucket(bucketRequests), []byte(req.ID), b); err != nil {
 		return fmt.Errorf("consent: writing %s: %w", req.ID, err)
 	}
+	var err error
 	key := expiryKey(req.ExpiresAt, req.ID)
 	if req.Status == StatusPending {
 		err = r.tx.Put(r.bucket(bucketExpiry), key, nil)

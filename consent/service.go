@@ -82,6 +82,10 @@ type Service struct {
 	// OnEvent, when set, is called inside the transaction of every state change, for
 	// the audit entry and the webhook outbox record.
 	OnEvent EventHook
+	// PrepareEvent, when set together with OnEvent, does OnEvent's work for a
+	// decision's event before the write transaction (see EventPreparer). It must stand
+	// for OnEvent: an embedder that sets its own OnEvent leaves it nil.
+	PrepareEvent EventPreparer
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// Rand is the source of request ids and nonces (nil: crypto/rand.Reader).

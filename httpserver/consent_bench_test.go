@@ -26,7 +26,8 @@ import (
 // timer.
 //
 //   - bbolt: one file with fsync and group commit; tx/commit is how many approvals
-//     share one commit.
+//     share one commit; writer-µs/approval is the write lock's time per approval (the
+//     serialised part), tx-fn-µs/approval the part of it in transaction functions.
 //   - postgres/pool=N: storage/postgres on VERILAND_TEST_POSTGRES_URL with a pool of N
 //     connections, SERIALIZABLE with retry; retries/commit is the contention figure.
 //     For figures with fsync on, point the variable at a durable cluster
@@ -38,6 +39,10 @@ func BenchmarkConsentApprove(b *testing.B) {
 		benchConsentApprove(b, func(x *harness) { h, before = x, x.store.Stats() }, func(b *testing.B) {
 			st := h.store.Stats()
 			b.ReportMetric(float64(st.Transactions-before.Transactions)/float64(max(st.Commits-before.Commits, 1)), "tx/commit")
+			// The serialised part of an approval: the write lock held, of which in
+			// the transaction functions (the rest is bbolt's commit and fsync).
+			b.ReportMetric(float64((st.WriterTime-before.WriterTime).Microseconds())/float64(b.N), "writer-µs/approval")
+			b.ReportMetric(float64((st.FunctionTime-before.FunctionTime).Microseconds())/float64(b.N), "tx-fn-µs/approval")
 		})
 	})
 	// One pool per size: on PostgreSQL the pool bounds the concurrent transactions,

@@ -3,12 +3,15 @@ package httpserver
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/httpserver/consentpage"
+	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 )
@@ -178,6 +181,83 @@ func (s *Server) decideConsent(w http.ResponseWriter, r *http.Request) error {
 // consentEvent records a consent state change in the audit log and, for the events
 // verifiers subscribe to, queues the webhook in the same transaction.
 func (s *Server) consentEvent(ctx context.Context, tx storage.Tx, ev consent.Event) error {
+	if err := s.audit(ctx, tx, consentAuditEntry(ev)); err != nil {
+		return err
+	}
+	we, ok := s.consentWebhook(ev)
+	if !ok {
+		return nil
+	}
+	_, err := s.cfg.Outbox.Enqueue(ctx, tx, ev.Env, we)
+	return err
+}
+
+// prepareConsentEvent is consentEvent's consent.EventPreparer: it builds and encodes
+// the audit entry and the webhook delivery of ev before the decision's write
+// transaction, which then only writes them. An event that turns out different in
+// anything they hold is recorded by consentEvent instead.
+func (s *Server) prepareConsentEvent(ctx context.Context, ev consent.Event) (func(context.Context, storage.Tx, consent.Event) error, error) {
+	// Put sets the attestation's anchor state inside the transaction; the webhook
+	// carries the attestation, so it is encoded with the state Put will set.
+	expected := ev
+	if ev.Attestation != nil && s.cfg.Attestations != nil {
+		att := *ev.Attestation
+		att.Anchor = attestation.AnchorState{Status: attestation.AnchorDisabled}
+		if !attestation.AnchoringDisabled(s.cfg.Attestations.Anchors[ev.Env]) {
+			att.Anchor.Status = attestation.AnchorPending
+		}
+		expected.Attestation = &att
+	}
+	entry, err := s.auditLog.Prepare(ctx, consentAuditEntry(expected))
+	if err != nil {
+		return nil, err
+	}
+	var delivery *webhook.PreparedDelivery
+	if we, ok := s.consentWebhook(expected); ok {
+		if delivery, err = s.cfg.Outbox.Prepare(ctx, expected.Env, we); err != nil {
+			return nil, err
+		}
+	}
+	return func(ctx context.Context, tx storage.Tx, got consent.Event) error {
+		if !sameConsentEvent(expected, got) {
+			return s.consentEvent(ctx, tx, got)
+		}
+		if err := entry.Append(tx); err != nil {
+			return err
+		}
+		if delivery == nil {
+			return nil
+		}
+		_, err := delivery.Enqueue(tx)
+		return err
+	}, nil
+}
+
+// sameConsentEvent reports whether a and b give the same audit entry and webhook:
+// they agree on every member consentAuditEntry and consentWebhook read. The
+// attestation must be the same one (the webhook carries all of it), in the same
+// anchor state.
+func sameConsentEvent(a, b consent.Event) bool {
+	ra, rb := a.Request, b.Request
+	if a.Env != b.Env || a.Type != b.Type || a.Actor != b.Actor || ra == nil || rb == nil ||
+		ra.ID != rb.ID || ra.Status != rb.Status || ra.Verifier != rb.Verifier ||
+		ra.Account != rb.Account || ra.CallbackURL != rb.CallbackURL {
+		return false
+	}
+	if a.Attestation == nil || b.Attestation == nil {
+		return a.Attestation == nil && b.Attestation == nil
+	}
+	x, y := *a.Attestation, *b.Attestation
+	if x.Anchor.TxHash != y.Anchor.TxHash || x.Anchor.Status != y.Anchor.Status ||
+		x.Anchor.BlockNumber != nil || y.Anchor.BlockNumber != nil {
+		return false
+	}
+	x.Anchor, y.Anchor = attestation.AnchorState{}, attestation.AnchorState{}
+	return reflect.DeepEqual(x, y)
+}
+
+// consentAuditEntry is the audit entry of consent event ev.
+func consentAuditEntry(ev consent.Event) audit.Entry {
 	req := ev.Request
 	detail := map[string]any{"status": string(req.Status), "verifier": req.Verifier}
 	if req.Account != "" && ev.Env == veriland.Sandbox {
@@ -186,17 +266,19 @@ func (s *Server) consentEvent(ctx context.Context, tx storage.Tx, ev consent.Eve
 	if ev.Attestation != nil {
 		detail["attestationId"] = ev.Attestation.ID
 	}
-	if err := s.audit(ctx, tx, auditEntry(ev.Env, string(ev.Type), "verification_request", req.ID, ev.Actor, detail)); err != nil {
-		return err
-	}
+	return auditEntry(ev.Env, string(ev.Type), "verification_request", req.ID, ev.Actor, detail)
+}
+
+// consentWebhook is the webhook event of consent event ev, when one is sent.
+func (s *Server) consentWebhook(ev consent.Event) (webhook.Event, bool) {
+	req := ev.Request
 	if !ev.Type.Webhook() || s.cfg.Outbox == nil || req.CallbackURL == "" {
-		return nil
+		return webhook.Event{}, false
 	}
 	data := map[string]any{"requestId": req.ID, "status": string(req.Status)}
 	if ev.Attestation != nil {
 		data["attestationId"] = ev.Attestation.ID
 		data["attestation"] = ev.Attestation
 	}
-	_, err := s.cfg.Outbox.Enqueue(ctx, tx, ev.Env, webhookEvent(string(ev.Type), req, data))
-	return err
+	return webhookEvent(string(ev.Type), req, data), true
 }

@@ -30,6 +30,9 @@ func (s *Server) installHooks() {
 	}
 	if c := s.cfg.Consent; c != nil && c.OnEvent == nil {
 		c.OnEvent = s.consentEvent
+		if c.PrepareEvent == nil {
+			c.PrepareEvent = s.prepareConsentEvent
+		}
 	}
 	if b := s.cfg.ChipBinding; b != nil && b.OnEvent == nil {
 		b.OnEvent = s.chipBindingEvent

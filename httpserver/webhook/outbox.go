@@ -210,18 +210,38 @@ type eventPayload struct {
 // Errors: validation_failed *veriland.Error for a bad env, verifier, event type or data;
 // otherwise the storage error, wrapped.
 func (o *Outbox) Enqueue(ctx context.Context, tx storage.Tx, env veriland.Environment, ev Event) (Delivery, error) {
+	p, err := o.Prepare(ctx, env, ev)
+	if err != nil || p == nil {
+		return Delivery{}, err
+	}
+	return p.Enqueue(tx)
+}
+
+// PreparedDelivery is a delivery built and encoded by Prepare, ready to be queued by
+// its Enqueue.
+type PreparedDelivery struct {
+	r   *deliveryRecord
+	raw []byte // the encoded record
+}
+
+// Prepare does all of Enqueue's work that needs no transaction — checks, the payload,
+// the id, the encoded record — so that a caller can do it before taking the write lock
+// and keep the lock for the writes. The delivery's timestamp and creation time are
+// the time of the call to Prepare. An event with an empty CallbackURL gives nil and
+// nil: there is nothing to queue. Errors: Enqueue's validation errors.
+func (o *Outbox) Prepare(ctx context.Context, env veriland.Environment, ev Event) (*PreparedDelivery, error) {
 	o.init()
 	if ev.CallbackURL == "" {
-		return Delivery{}, nil
+		return nil, nil
 	}
 	if err := checkOwner(env, ev.Verifier); err != nil {
-		return Delivery{}, err
+		return nil, err
 	}
 	if ev.Type == "" || len(ev.Type) > 64 {
-		return Delivery{}, veriland.Invalid("/type", "event type must be 1..64 bytes")
+		return nil, veriland.Invalid("/type", "event type must be 1..64 bytes")
 	}
 	if err := ctx.Err(); err != nil {
-		return Delivery{}, err
+		return nil, err
 	}
 	now := o.now()
 	data := json.RawMessage(`{}`)
@@ -230,35 +250,48 @@ func (o *Outbox) Enqueue(ctx context.Context, tx storage.Tx, env veriland.Enviro
 		switch {
 		case err == nil && string(raw) == "null": // a nil map or pointer
 		case err != nil || len(raw) == 0 || raw[0] != '{':
-			return Delivery{}, veriland.Invalid("/data", "event data must encode to a JSON object")
+			return nil, veriland.Invalid("/data", "event data must encode to a JSON object")
 		default:
 			data = raw
 		}
 	}
 	payload, err := json.Marshal(eventPayload{Type: ev.Type, Timestamp: now.Format(payloadTimeFormat), Data: data})
 	if err != nil {
-		return Delivery{}, fmt.Errorf("webhook: encoding payload: %w", err)
+		return nil, fmt.Errorf("webhook: encoding payload: %w", err)
 	}
 	id, err := ids.New(o.rand(), DeliveryIDPrefix)
 	if err != nil {
-		return Delivery{}, err
+		return nil, err
 	}
 	r := &deliveryRecord{
 		ID: id, Env: env, Verifier: ev.Verifier, Account: ev.Account, EventType: ev.Type,
 		URL: ev.CallbackURL, Payload: payload, Status: StatusPending, Attempts: []DeliveryAttempt{},
-		CreatedAt: now, NextAttemptAt: now,
+		CreatedAt: now, NextAttemptAt: now, DueAt: now, // due at once
 	}
-	if err := setDue(tx, r, now); err != nil {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("webhook: encoding delivery %s: %w", r.ID, err)
+	}
+	return &PreparedDelivery{r: r, raw: raw}, nil
+}
+
+// Enqueue writes the prepared delivery inside tx, the caller's read-write transaction,
+// as Outbox.Enqueue does, and returns it. It writes the same keys and bytes however
+// many times it runs, so it is safe in a transaction function the store runs more than
+// once. Errors: the storage error, wrapped.
+func (p *PreparedDelivery) Enqueue(tx storage.Tx) (Delivery, error) {
+	r := p.r
+	if err := tx.Put(storage.Global(dueBucket), dueKey(r.DueAt, r.Env, r.ID), nil); err != nil {
 		return Delivery{}, fmt.Errorf("webhook: enqueue: %w", err)
 	}
-	lk := listKey(now, id)
-	if err := tx.Put(storage.Bucket(env, byCreatedBucket), lk, nil); err != nil {
+	lk := listKey(r.CreatedAt, r.ID)
+	if err := tx.Put(storage.Bucket(r.Env, byCreatedBucket), lk, nil); err != nil {
 		return Delivery{}, fmt.Errorf("webhook: enqueue: %w", err)
 	}
-	if err := tx.Put(storage.Bucket(env, byVerifierBucket), append(verifierPrefix(ev.Verifier), lk...), nil); err != nil {
+	if err := tx.Put(storage.Bucket(r.Env, byVerifierBucket), append(verifierPrefix(r.Verifier), lk...), nil); err != nil {
 		return Delivery{}, fmt.Errorf("webhook: enqueue: %w", err)
 	}
-	if err := saveRecord(tx, r); err != nil {
+	if err := tx.Put(storage.Bucket(r.Env, deliveriesBucket), []byte(r.ID), p.raw); err != nil {
 		return Delivery{}, fmt.Errorf("webhook: enqueue: %w", err)
 	}
 	return r.delivery(), nil

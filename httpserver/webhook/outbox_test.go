@@ -70,6 +70,10 @@ func TestEnqueueRefusesBadInput(t *testing.T) {
 				return err
 			})
 			require.True(t, veriland.IsCode(err, veriland.CodeValidationFailed), "%v", err)
+			// Prepare refuses it the same way, before any transaction.
+			p, perr := f.ob.Prepare(t.Context(), tc.env, tc.ev)
+			require.Nil(t, p)
+			require.Equal(t, err.Error(), perr.Error())
 		})
 	}
 }

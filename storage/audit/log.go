@@ -75,6 +75,30 @@ func (l *Log) rand() io.Reader {
 // Errors: validation_failed *veriland.Error (or veriland.Errors) for a bad entry,
 // including a Detail refused by CheckDetail; otherwise the storage error, wrapped.
 func (l *Log) Append(ctx context.Context, tx storage.Tx, e Entry) (Entry, error) {
+	p, err := l.Prepare(ctx, e)
+	if err != nil {
+		return Entry{}, err
+	}
+	if err := p.Append(tx); err != nil {
+		return Entry{}, err
+	}
+	return p.Entry, nil
+}
+
+// Prepared is an entry built, stamped and canonicalised by Prepare, ready to be
+// written by its Append.
+type Prepared struct {
+	// Entry is the entry as Append stores it (pending: Seq 0, no hashes).
+	Entry Entry
+	key   []byte
+	raw   []byte
+}
+
+// Prepare does all of Append's work that needs no transaction — defaults from ctx,
+// validation, id, time stamp, canonical encoding — so that a caller can do it before
+// taking the write lock and keep the lock for the Put. The entry's Time is the time
+// of the call to Prepare. Errors: Append's validation errors.
+func (l *Log) Prepare(ctx context.Context, e Entry) (*Prepared, error) {
 	if e.Severity == "" {
 		e.Severity = SeverityInfo
 	}
@@ -98,25 +122,33 @@ func (l *Log) Append(ctx context.Context, tx storage.Tx, e Entry) (Entry, error)
 		}
 	}
 	if err := e.validate(); err != nil {
-		return Entry{}, err
+		return nil, err
 	}
 
 	e.Time = l.now().UTC().Truncate(time.Millisecond)
 	var err error
 	if e.ID, err = ids.New(l.rand(), IDPrefix); err != nil {
-		return Entry{}, fmt.Errorf("audit: %w", err)
+		return nil, fmt.Errorf("audit: %w", err)
 	}
 	raw, err := canonical(e.wire()) // Seq 0, PrevHash "" and no "hash": pending
 	if err != nil {
-		return Entry{}, err
+		return nil, err
 	}
+	return &Prepared{Entry: e, key: pendingKey(e.Time, appendOrder.Add(1), e.ID), raw: raw}, nil
+}
+
+// Append writes the prepared entry to its environment's journal of pending entries
+// inside tx, as Log.Append does. It writes the same key and bytes however many times
+// it runs, so it is safe in a transaction function the store runs more than once.
+// Errors: the storage error, wrapped.
+func (p *Prepared) Append(tx storage.Tx) error {
 	// No read: a Get of a key that does not exist yet would make every appender on
 	// PostgreSQL conflict with every other (predicate locks), which is what the
 	// journal is for. The key holds the entry's random id, so it is new.
-	if err := tx.Put(storage.Bucket(e.Env, pendingBucket), pendingKey(e.Time, appendOrder.Add(1), e.ID), raw); err != nil {
-		return Entry{}, fmt.Errorf("audit: writing pending entry: %w", err)
+	if err := tx.Put(storage.Bucket(p.Entry.Env, pendingBucket), p.key, p.raw); err != nil {
+		return fmt.Errorf("audit: writing pending entry: %w", err)
 	}
-	return e, nil
+	return nil
 }
 
 // Write appends e in a transaction of its own, for events that change no other state

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	bbolt "go.etcd.io/bbolt"
 
@@ -119,7 +120,10 @@ func (s *Store) commit(batch []*call) {
 	for len(batch) > 0 {
 		failed := -1
 		var failErr error
+		start := time.Now()
 		err := s.db.Update(func(btx *bbolt.Tx) error {
+			fnStart := time.Now()
+			defer func() { s.fnTime.Add(int64(time.Since(fnStart))) }()
 			for i, c := range batch {
 				if err := runGuarded(c, btx); err != nil {
 					failed, failErr = i, err
@@ -128,6 +132,7 @@ func (s *Store) commit(batch []*call) {
 			}
 			return nil
 		})
+		s.lockNs.Add(int64(time.Since(start)))
 		switch {
 		case err == nil:
 			s.commits.Add(1)

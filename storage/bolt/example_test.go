@@ -94,9 +94,10 @@ func ExampleStore_Stats() {
 		}
 	}
 	// A lone writer commits each transaction at once, on its own.
-	fmt.Printf("%+v\n", s.Stats())
+	st := s.Stats()
+	fmt.Printf("%d transactions in %d commits\n", st.Transactions, st.Commits)
 	// Output:
-	// {Commits:3 Transactions:3}
+	// 3 transactions in 3 commits
 }
 
 // Scan stops early when its function returns storage.ErrStop.

@@ -42,6 +42,8 @@ type Store struct {
 
 	commits atomic.Uint64
 	txs     atomic.Uint64
+	fnTime  atomic.Int64 // nanoseconds
+	lockNs  atomic.Int64 // nanoseconds
 }
 
 var _ storage.Store = (*Store)(nil)
@@ -50,6 +52,12 @@ var _ storage.Store = (*Store)(nil)
 type Stats struct {
 	Commits      uint64 // durable commits: one fsync of data and one of meta each
 	Transactions uint64 // Update calls that committed
+	// WriterTime is how long the write lock was held by batches: the serialised time
+	// every Update waits behind. FunctionTime is the part of it spent in the
+	// transaction functions (including runs rolled back and retried); the rest is
+	// bbolt's begin and commit (page writes and fsync).
+	WriterTime   time.Duration
+	FunctionTime time.Duration
 }
 
 // Open opens (creating with mode 0600 when missing) the bbolt file at path.
@@ -80,7 +88,8 @@ func Open(path string, opts Options) (*Store, error) {
 
 // Stats returns the commit counters.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Transactions: s.txs.Load()}
+	return Stats{Commits: s.commits.Load(), Transactions: s.txs.Load(),
+		WriterTime: time.Duration(s.lockNs.Load()), FunctionTime: time.Duration(s.fnTime.Load())}
 }
 
 // View runs fn in a read-only transaction.

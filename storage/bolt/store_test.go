@@ -78,6 +78,23 @@ func TestStatsGroupCommit(t *testing.T) {
 	t.Logf("%d writers x %d: %d transactions in %d commits", writers, n, st.Transactions, st.Commits)
 }
 
+// WriterTime holds the time the write lock was held, FunctionTime the part of it in
+// the transaction functions, failed runs included.
+func TestStatsWriterTime(t *testing.T) {
+	s, _ := open(t, bolt.Options{NoSync: true})
+	const hold = 5 * time.Millisecond
+	require.NoError(t, s.Update(t.Context(), func(tx storage.Tx) error {
+		time.Sleep(hold)
+		return tx.Put("b", []byte("k"), []byte("v"))
+	}))
+	boom := errors.New("boom")
+	require.ErrorIs(t, s.Update(t.Context(), func(storage.Tx) error { time.Sleep(hold); return boom }), boom)
+	st := s.Stats()
+	require.GreaterOrEqual(t, st.FunctionTime, 2*hold)
+	require.GreaterOrEqual(t, st.WriterTime, st.FunctionTime)
+	require.Equal(t, uint64(1), st.Transactions)
+}
+
 func TestMaxBatch(t *testing.T) {
 	s, _ := open(t, bolt.Options{MaxBatch: 4, NoSync: true})
 	require.NoError(t, concurrent(s, 16, 10))
@@ -94,7 +111,9 @@ func TestLoneWriterCommitsAtOnce(t *testing.T) {
 	started := time.Now()
 	for i := range n {
 		require.NoError(t, s.Update(t.Context(), putFn(fmt.Sprint(i))))
-		require.Equal(t, bolt.Stats{Commits: uint64(i + 1), Transactions: uint64(i + 1)}, s.Stats())
+		st := s.Stats()
+		require.Equal(t, uint64(i+1), st.Commits)
+		require.Equal(t, uint64(i+1), st.Transactions)
 	}
 	require.Less(t, time.Since(started), n*8*time.Millisecond, "a lone writer waited to batch")
 }
