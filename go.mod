@@ -3,6 +3,7 @@ module github.com/veriland/veriland
 go 1.26.0
 
 require (
+	filippo.io/bigmod v0.1.0
 	github.com/boombuler/barcode v1.1.0
 	github.com/digitorus/pkcs7 v0.0.0-20250730155240-ffadbf3f398c
 	github.com/ethereum/go-ethereum v1.17.10

@@ -8,6 +8,9 @@ import (
 	"encoding/asn1"
 	"errors"
 	"fmt"
+
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
 
 // Object identifiers for the algorithms passive authentication accepts.
@@ -49,6 +52,10 @@ func parseAlgorithmIdentifier(e element) (algorithmIdentifier, error) {
 	if err != nil {
 		return ai, err
 	}
+	if s := cryptobyte.String(der); readAlgorithmIdentifierDER(&s, &ai) && len(s) == 0 {
+		return ai, nil
+	}
+	ai = algorithmIdentifier{}
 	rest, err := asn1.Unmarshal(der, &ai)
 	if err != nil {
 		return ai, fmt.Errorf("algorithm identifier: %w", err)
@@ -167,8 +174,11 @@ type pssParameters struct {
 func parsePSSParameters(raw asn1.RawValue) (signatureAlgorithm, error) {
 	var p pssParameters
 	if len(raw.FullBytes) > 0 {
-		if rest, err := asn1.Unmarshal(raw.FullBytes, &p); err != nil || len(rest) > 0 {
-			return signatureAlgorithm{}, errors.New("malformed RSASSA-PSS parameters")
+		if !readPSSParametersDER(raw.FullBytes, &p) {
+			p = pssParameters{}
+			if rest, err := asn1.Unmarshal(raw.FullBytes, &p); err != nil || len(rest) > 0 {
+				return signatureAlgorithm{}, errors.New("malformed RSASSA-PSS parameters")
+			}
 		}
 	} else {
 		p.SaltLength, p.TrailerField = 20, 1
@@ -187,8 +197,11 @@ func parsePSSParameters(raw asn1.RawValue) (signatureAlgorithm, error) {
 			return signatureAlgorithm{}, errors.New("RSASSA-PSS mask generation function is not MGF1")
 		}
 		var inner algorithmIdentifier
-		if _, err := asn1.Unmarshal(p.MGF.Parameters.FullBytes, &inner); err != nil {
-			return signatureAlgorithm{}, errors.New("malformed MGF1 parameters")
+		if s := cryptobyte.String(p.MGF.Parameters.FullBytes); !readAlgorithmIdentifierDER(&s, &inner) {
+			inner = algorithmIdentifier{}
+			if _, err := asn1.Unmarshal(p.MGF.Parameters.FullBytes, &inner); err != nil {
+				return signatureAlgorithm{}, errors.New("malformed MGF1 parameters")
+			}
 		}
 		h, ok := hashForOID(inner.Algorithm)
 		if !ok {
@@ -204,4 +217,39 @@ func parsePSSParameters(raw asn1.RawValue) (signatureAlgorithm, error) {
 		return signatureAlgorithm{}, errors.New("RSASSA-PSS parameters out of range")
 	}
 	return signatureAlgorithm{scheme: schemeRSAPSS, hash: hash, saltLen: p.SaltLength}, nil
+}
+
+// readPSSParametersDER reads RSASSA-PSS-params in plain DER without
+// reflection, into what encoding/asn1 reads for pssParameters (absent members
+// take their defaults); ok is false for anything else, left to encoding/asn1.
+func readPSSParametersDER(der []byte, p *pssParameters) bool {
+	input := cryptobyte.String(der)
+	var seq cryptobyte.String
+	if !input.ReadASN1(&seq, cbasn1.SEQUENCE) || len(input) != 0 {
+		return false
+	}
+	p.SaltLength, p.TrailerField = 20, 1
+	for i, ai := range []*algorithmIdentifier{&p.Hash, &p.MGF} {
+		tag := cbasn1.Tag(i).Constructed().ContextSpecific()
+		if !seq.PeekASN1Tag(tag) {
+			continue
+		}
+		var inner cryptobyte.String
+		if !seq.ReadASN1(&inner, tag) || !readAlgorithmIdentifierDER(&inner, ai) || len(inner) != 0 {
+			return false
+		}
+	}
+	for i, v := range []*int{&p.SaltLength, &p.TrailerField} {
+		tag := cbasn1.Tag(2 + i).Constructed().ContextSpecific()
+		if !seq.PeekASN1Tag(tag) {
+			continue
+		}
+		var inner cryptobyte.String
+		var n int64
+		if !seq.ReadASN1(&inner, tag) || !inner.ReadASN1Integer(&n) || len(inner) != 0 || int64(int(n)) != n {
+			return false
+		}
+		*v = int(n)
+	}
+	return len(seq) == 0
 }

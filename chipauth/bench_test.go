@@ -45,7 +45,7 @@ func BenchmarkVerifyBrainpoolP384(b *testing.B) {
 // with openssl speed). Brainpool keys carry explicit parameters, as German ones do.
 func samePKI(b *testing.B, kt sandbox.KeyType, h crypto.Hash) *pki {
 	b.Helper()
-	opts := sandbox.CertOptions{NotBefore: yearAgo, Hash: h, ExplicitParams: kt != sandbox.RSA3072}
+	opts := sandbox.CertOptions{NotBefore: yearAgo, Hash: h, ExplicitParams: kt != sandbox.RSA3072 && kt != sandbox.RSA4096}
 	ca, err := sandbox.NewTestCSCA(kt, opts)
 	if err != nil {
 		b.Fatal(err)
@@ -64,6 +64,11 @@ func samePKI(b *testing.B, kt sandbox.KeyType, h crypto.Hash) *pki {
 // BenchmarkVerifyRSA3072 is an RSA-3072 PKCS#1 v1.5 document under an RSA-3072 CSCA.
 func BenchmarkVerifyRSA3072(b *testing.B) {
 	benchmarkVerify(b, samePKI(b, sandbox.RSA3072, crypto.SHA256), string(sandbox.RSA3072), sandbox.PKCS1v15, crypto.SHA256)
+}
+
+// BenchmarkVerifyRSA4096 is an RSA-4096 PKCS#1 v1.5 document under an RSA-4096 CSCA.
+func BenchmarkVerifyRSA4096(b *testing.B) {
+	benchmarkVerify(b, samePKI(b, sandbox.RSA4096, crypto.SHA256), string(sandbox.RSA4096), sandbox.PKCS1v15, crypto.SHA256)
 }
 
 // BenchmarkVerifyBrainpoolP256 is a brainpoolP256r1 document under a brainpoolP256r1 CSCA.

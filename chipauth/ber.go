@@ -35,6 +35,15 @@ type element struct {
 	idLen       int    // number of identifier octets
 	full        []byte // header, content and (for indefinite lengths) end-of-contents
 	content     []byte // content octets only
+	// definite is set when e is known to hold no indefinite length at any
+	// depth: markDefinite sets it and children() passes it on, so that der()
+	// need not walk the subtree again for every field of a DER document.
+	definite bool
+}
+
+// markDefinite sets e.definite when nothing in e has an indefinite length.
+func (e *element) markDefinite() {
+	e.definite = !hasIndefinite(*e, 0)
 }
 
 var errTruncated = errors.New("asn1: truncated element")
@@ -132,13 +141,23 @@ func (e element) children() ([]element, error) {
 	if !e.constructed {
 		return nil, errors.New("asn1: expected a constructed element")
 	}
-	var out []element
-	rest := e.content
-	for len(rest) > 0 {
-		c, r, err := readElement(rest)
+	n := 0
+	for rest := e.content; len(rest) > 0; n++ {
+		_, r, err := readElement(rest)
 		if err != nil {
 			return nil, err
 		}
+		rest = r
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]element, 0, n)
+	for rest := e.content; len(rest) > 0; {
+		c, r, _ := readElement(rest)
+		// A child of an element without indefinite lengths has none either
+		// (hasIndefinite looks into every child once all of them parse).
+		c.definite = e.definite
 		out = append(out, c)
 		rest = r
 	}
@@ -184,7 +203,7 @@ func (e element) octets() ([]byte, error) {
 // headers of indefinite-length elements (content bytes are kept) so that
 // encoding/asn1 can read them. Elements that are already definite are returned as is.
 func (e element) der() ([]byte, error) {
-	if !hasIndefinite(e, 0) {
+	if e.definite || !hasIndefinite(e, 0) {
 		return e.full, nil
 	}
 	return toDefinite(e, 0)
@@ -192,6 +211,9 @@ func (e element) der() ([]byte, error) {
 
 // hasIndefinite reports whether e or anything inside it has an indefinite
 // length. Past maxBERDepth it answers true so that toDefinite reports the depth.
+// Contents that do not parse as elements answer false (encoding/asn1 then
+// reports them). It walks the bytes in place: certificates are checked this
+// way on every document, and almost all are DER.
 func hasIndefinite(e element, depth int) bool {
 	if e.indefinite || depth > maxBERDepth {
 		return true
@@ -199,14 +221,20 @@ func hasIndefinite(e element, depth int) bool {
 	if !e.constructed {
 		return false
 	}
-	kids, err := e.children()
-	if err != nil {
-		return false
+	// As children() would: every child must parse before any is looked into.
+	for rest := e.content; len(rest) > 0; {
+		_, r, err := readElement(rest)
+		if err != nil {
+			return false
+		}
+		rest = r
 	}
-	for _, k := range kids {
+	for rest := e.content; len(rest) > 0; {
+		k, r, _ := readElement(rest)
 		if hasIndefinite(k, depth+1) {
 			return true
 		}
+		rest = r
 	}
 	return false
 }

@@ -50,3 +50,52 @@ func TestReadElementRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkDefinite checks that der() gives the same bytes whether or not an
+// element was marked definite, on every element of the real SODs (DER) and
+// of BER inputs, marked or not.
+func TestMarkDefinite(t *testing.T) {
+	inputs := [][]byte{
+		{0x30, 0x80, 0x24, 0x80, 0x04, 0x02, 'a', 'b', 0x04, 0x01, 'c', 0x00, 0x00, 0x02, 0x01, 0x05, 0x00, 0x00},
+		{0x30, 0x09, 0x30, 0x80, 0x02, 0x01, 0x05, 0x00, 0x00, 0x05, 0x00},
+		{0x30, 0x05, 0x30, 0x03, 0x02, 0x01, 0x05},
+	}
+	for _, name := range []string{"gmrtd_DE_EF_SOD.der", "gmrtd_FR_EF_SOD.der", "gmrtd_RU_EF_SOD.der", "gmrtd_DE_EF_CardSecurity.der"} {
+		ci, err := unwrapSOD(readTestdata(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, ci)
+	}
+	var walk func(marked, plain element, depth int)
+	walk = func(marked, plain element, depth int) {
+		a, errA := marked.der()
+		b, errB := plain.der()
+		if !bytes.Equal(a, b) || (errA == nil) != (errB == nil) {
+			t.Fatalf("der differs at depth %d: %x (%v) vs %x (%v)", depth, a, errA, b, errB)
+		}
+		if !marked.constructed {
+			return
+		}
+		mk, errA := marked.children()
+		pk, errB := plain.children()
+		if len(mk) != len(pk) || (errA == nil) != (errB == nil) {
+			t.Fatalf("children differ at depth %d", depth)
+		}
+		for i := range mk {
+			walk(mk[i], pk[i], depth+1)
+		}
+	}
+	for i, in := range inputs {
+		e, _, err := readElement(in)
+		if err != nil {
+			t.Fatalf("input %d: %v", i, err)
+		}
+		marked := e
+		marked.markDefinite()
+		if marked.definite != (i >= 2) {
+			t.Errorf("input %d: definite = %v", i, marked.definite)
+		}
+		walk(marked, e, 0)
+	}
+}

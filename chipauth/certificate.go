@@ -73,43 +73,94 @@ type authorityKeyID struct {
 	ID []byte `asn1:"optional,tag:0"`
 }
 
+// certificateFields are the parts of a certificate read from its DER before
+// they are interpreted; both certificate readers produce them.
+type certificateFields struct {
+	rawTBS     []byte
+	serial     []byte // INTEGER content octets
+	sigAlg     algorithmIdentifier
+	signature  []byte
+	issuer     []byte // DER Name
+	subject    []byte // DER Name
+	notBefore  time.Time
+	notAfter   time.Time
+	publicKey  []byte // DER SubjectPublicKeyInfo
+	extensions []extension
+}
+
 // parseCertificate reads a DER certificate. A public key chipauth cannot use is
 // not an error here (master lists carry such certificates); it is kept in keyErr
 // and reported when the key is needed.
+//
+// Certificates in plain DER of the usual shape are read by readCertificateDER
+// (cryptobyte, no reflection); anything else goes to readCertificateASN1
+// (encoding/asn1), which decides what is accepted: the first reads a subset of
+// what the second accepts, into the same fields (certificate_der_test.go
+// checks both on real and fuzzed certificates).
 func parseCertificate(der []byte) (*certificate, error) {
+	f, n, ok := readCertificateDER(der)
+	if !ok {
+		var err error
+		if f, n, err = readCertificateASN1(der); err != nil {
+			return nil, err
+		}
+	}
+	return newCertificate(der[:n], f)
+}
+
+// readCertificateASN1 reads a certificate with encoding/asn1. n is the length
+// of the certificate in der.
+func readCertificateASN1(der []byte) (f certificateFields, n int, err error) {
 	var rc rawCertificate
 	rest, err := asn1.Unmarshal(der, &rc)
 	if err != nil {
-		return nil, fmt.Errorf("certificate: %w", err)
+		return f, 0, fmt.Errorf("certificate: %w", err)
 	}
 	if len(rest) > 0 {
-		return nil, errors.New("certificate: trailing data")
+		return f, 0, errors.New("certificate: trailing data")
 	}
 	var tbs tbsCertificate
 	if rest, err := asn1.Unmarshal(rc.TBS.FullBytes, &tbs); err != nil || len(rest) > 0 {
-		return nil, fmt.Errorf("certificate: TBSCertificate: %v", err)
+		return f, 0, fmt.Errorf("certificate: TBSCertificate: %v", err)
 	}
 	if tbs.Serial.Class != asn1.ClassUniversal || tbs.Serial.Tag != asn1.TagInteger || len(tbs.Serial.Bytes) == 0 {
-		return nil, errors.New("certificate: malformed serial number")
+		return f, 0, errors.New("certificate: malformed serial number")
 	}
+	return certificateFields{
+		rawTBS:     rc.TBS.FullBytes,
+		serial:     tbs.Serial.Bytes,
+		sigAlg:     rc.SigAlg,
+		signature:  rc.Signature.RightAlign(),
+		issuer:     tbs.Issuer.FullBytes,
+		subject:    tbs.Subject.FullBytes,
+		notBefore:  tbs.Validity.NotBefore,
+		notAfter:   tbs.Validity.NotAfter,
+		publicKey:  tbs.PublicKey.FullBytes,
+		extensions: tbs.Extensions,
+	}, len(der) - len(rest), nil
+}
+
+// newCertificate interprets the fields of the certificate der.
+func newCertificate(der []byte, f certificateFields) (*certificate, error) {
 	c := &certificate{
-		raw:         der[:len(der)-len(rest)],
-		rawTBS:      rc.TBS.FullBytes,
-		serial:      parseInteger(tbs.Serial.Bytes),
-		notBefore:   tbs.Validity.NotBefore,
-		notAfter:    tbs.Validity.NotAfter,
-		sigAlg:      rc.SigAlg,
-		signature:   rc.Signature.RightAlign(),
+		raw:         der,
+		rawTBS:      f.rawTBS,
+		serial:      parseInteger(f.serial),
+		notBefore:   f.notBefore,
+		notAfter:    f.notAfter,
+		sigAlg:      f.sigAlg,
+		signature:   f.signature,
 		fingerprint: sha256.Sum256(der),
 	}
-	if c.issuer, err = parseName(tbs.Issuer.FullBytes); err != nil {
+	var err error
+	if c.issuer, err = parseName(f.issuer); err != nil {
 		return nil, fmt.Errorf("certificate: issuer: %w", err)
 	}
-	if c.subject, err = parseName(tbs.Subject.FullBytes); err != nil {
+	if c.subject, err = parseName(f.subject); err != nil {
 		return nil, fmt.Errorf("certificate: subject: %w", err)
 	}
-	c.key, c.keyErr = parsePublicKey(tbs.PublicKey.FullBytes)
-	for _, ext := range tbs.Extensions {
+	c.key, c.keyErr = parsePublicKey(f.publicKey)
+	for _, ext := range f.extensions {
 		switch {
 		case ext.ID.Equal(oidSubjectKeyID):
 			var id []byte

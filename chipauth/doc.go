@@ -41,8 +41,9 @@
 // Not enforced, but reported in Result: the MRZ date of expiry
 // (DocumentExpired) and the CSCA's validity today (CSCAExpiredNow).
 //
-// github.com/digitorus/pkcs7 reads the CMS envelope where it can; where it
-// cannot (certificates with explicit EC parameters, which crypto/x509 rejects)
-// chipauth reads it with encoding/asn1. Test documents for any algorithm are
-// issued by the chipauth/sandbox package.
+// chipauth reads the CMS envelope once, with its own DER/BER reader: crypto/x509,
+// and so github.com/digitorus/pkcs7, reject the certificates with explicit EC
+// parameters that ICAO requires. The tests and fuzz targets check that the
+// reader agrees with digitorus/pkcs7 on every envelope pkcs7 can read. Test
+// documents for any algorithm are issued by the chipauth/sandbox package.
 package chipauth

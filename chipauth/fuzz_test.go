@@ -21,7 +21,7 @@ func addSeedFiles(f *testing.F, pattern string) {
 }
 
 // FuzzVerifySOD feeds arbitrary bytes to the whole SOD path: BER reader, CMS
-// reader, digitorus/pkcs7, LDSSecurityObject, certificate and key parsers and
+// reader, LDSSecurityObject, certificate and key parsers and
 // signature checks. It must never panic.
 func FuzzVerifySOD(f *testing.F) {
 	addSeedFiles(f, "*_EF_SOD.der")

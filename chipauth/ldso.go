@@ -5,6 +5,10 @@ import (
 	"encoding/asn1"
 	"errors"
 	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
 
 // ldsSecurityObject is ICAO Doc 9303-10 LDSSecurityObject, versions 0 and 1.
@@ -45,9 +49,12 @@ func parseLDSSecurityObject(b []byte) (*ldsSecurityObject, error) {
 	if len(rest) > 0 {
 		return nil, errors.New("LDSSecurityObject: trailing data")
 	}
-	var raw rawLDSSecurityObject
-	if err := unmarshalElement(e, &raw); err != nil {
-		return nil, fmt.Errorf("LDSSecurityObject: %w", err)
+	raw, ok := readLDSSecurityObjectDER(e.full)
+	if !ok {
+		raw = rawLDSSecurityObject{}
+		if err := unmarshalElement(e, &raw); err != nil {
+			return nil, fmt.Errorf("LDSSecurityObject: %w", err)
+		}
 	}
 	if raw.Version != 0 && raw.Version != 1 {
 		return nil, fmt.Errorf("LDSSecurityObject: version %d", raw.Version)
@@ -77,4 +84,55 @@ func parseLDSSecurityObject(b []byte) (*ldsSecurityObject, error) {
 		l.order = append(l.order, h.Number)
 	}
 	return l, nil
+}
+
+// readLDSSecurityObjectDER reads an LDSSecurityObject in plain DER without
+// reflection, into what encoding/asn1 reads for rawLDSSecurityObject; ok is
+// false for anything else (BER, other string types, extra fields), which is
+// left to encoding/asn1.
+func readLDSSecurityObjectDER(der []byte) (raw rawLDSSecurityObject, ok bool) {
+	input := cryptobyte.String(der)
+	var seq, list cryptobyte.String
+	var version int64
+	if !input.ReadASN1(&seq, cbasn1.SEQUENCE) || len(input) != 0 ||
+		!seq.ReadASN1Integer(&version) || int64(int(version)) != version ||
+		!readAlgorithmIdentifierDER(&seq, &raw.HashAlg) ||
+		!seq.ReadASN1(&list, cbasn1.SEQUENCE) {
+		return raw, false
+	}
+	raw.Version = int(version)
+	raw.Hashes = []dataGroupHash{}
+	for len(list) > 0 {
+		var item, hash cryptobyte.String
+		var n int64
+		if !list.ReadASN1(&item, cbasn1.SEQUENCE) || !item.ReadASN1Integer(&n) || int64(int(n)) != n ||
+			!item.ReadASN1(&hash, cbasn1.OCTET_STRING) || len(item) != 0 {
+			return raw, false
+		}
+		raw.Hashes = append(raw.Hashes, dataGroupHash{Number: int(n), Hash: hash})
+	}
+	if len(seq) > 0 {
+		var info, lds, unicode cryptobyte.String
+		if !seq.ReadASN1(&info, cbasn1.SEQUENCE) || len(seq) != 0 ||
+			!info.ReadASN1(&lds, cbasn1.PrintableString) || !info.ReadASN1(&unicode, cbasn1.PrintableString) ||
+			len(info) != 0 || !strictlyPrintable(lds) || !strictlyPrintable(unicode) {
+			return raw, false
+		}
+		raw.VersionInfo = ldsVersionInfo{LDSVersion: string(lds), UnicodeVersion: string(unicode)}
+	}
+	return raw, true
+}
+
+// strictlyPrintable reports whether b holds only PrintableString characters
+// (X.680 §41.4), which encoding/asn1 accepts too.
+func strictlyPrintable(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte(" '()+,-./:=?", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -90,7 +90,7 @@ func ParseDG1(dg1 []byte) (MRZ, error) {
 // ParseMRZ parses a TD1, TD2 or TD3 MRZ, given as one string with or without
 // line breaks, and verifies every check digit. Errors never quote the input.
 func ParseMRZ(s string) (MRZ, error) {
-	s = strings.NewReplacer("\r", "", "\n", "").Replace(s)
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r", ""), "\n", "")
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '<') {

@@ -2,7 +2,6 @@ package chipauth
 
 import (
 	"crypto/ecdsa"
-	"crypto/rsa"
 	"crypto/x509"
 	"encoding/asn1"
 	"errors"
@@ -16,7 +15,7 @@ import (
 // itself because crypto/x509 rejects EC keys with explicit domain parameters,
 // which ICAO Doc 9303 part 12 requires CSCAs and DSs to use.
 type publicKey struct {
-	rsa      *rsa.PublicKey
+	rsa      *rsaKey
 	ec       *ecdsa.PublicKey
 	curve    string // curve name for EC keys
 	explicit bool   // EC key given with explicit domain parameters
@@ -26,7 +25,7 @@ type publicKey struct {
 func (k publicKey) String() string {
 	switch {
 	case k.rsa != nil:
-		return fmt.Sprintf("RSA-%d", k.rsa.N.BitLen())
+		return fmt.Sprintf("RSA-%d", k.rsa.pub.N.BitLen())
 	case k.ec != nil && k.explicit:
 		return "EC " + k.curve + " (explicit)"
 	case k.ec != nil:
@@ -93,7 +92,7 @@ func parsePublicKey(spki []byte) (publicKey, error) {
 		if k.N.BitLen() > maxRSABits {
 			return publicKey{}, fmt.Errorf("%w: RSA key of %d bits", errUnsupportedKey, k.N.BitLen())
 		}
-		return publicKey{rsa: k}, nil
+		return publicKey{rsa: newRSAKey(k)}, nil
 	case alg.Equal(oidECPublicKey):
 		return parseECPublicKey(info.Algorithm.Parameters, info.PublicKey.Bytes)
 	}
@@ -167,9 +166,9 @@ func (k publicKey) verifyDigest(alg signatureAlgorithm, digest, sig []byte) erro
 		}
 		var err error
 		if alg.scheme == schemeRSAPKCS1 {
-			err = rsa.VerifyPKCS1v15(k.rsa, alg.hash, digest, sig)
+			err = k.rsa.verifyPKCS1v15(alg.hash, digest, sig)
 		} else {
-			err = rsa.VerifyPSS(k.rsa, alg.hash, digest, sig, &rsa.PSSOptions{SaltLength: alg.saltLen, Hash: alg.hash})
+			err = k.rsa.verifyPSS(alg.hash, digest, sig, alg.saltLen)
 		}
 		if err != nil {
 			return fmt.Errorf("%w: %v", errBadSignature, err)

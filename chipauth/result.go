@@ -64,8 +64,6 @@ type Result struct {
 	DSExpired       bool      // DS not valid at ValidityTime (fails unless Options.AllowExpired)
 	DSExpiredNow    bool      // DS not valid at verification time
 	CSCAExpiredNow  bool      // CSCA not valid at verification time (reported, not enforced)
-
-	envelope string // which reader read the CMS envelope: "pkcs7" or "asn1"
 }
 
 func (r *Result) pass(s Step) { r.Passed = append(r.Passed, s) }

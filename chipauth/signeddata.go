@@ -1,14 +1,13 @@
 package chipauth
 
 import (
-	"bytes"
 	"encoding/asn1"
 	"errors"
 	"fmt"
 	"math/big"
 	"time"
 
-	"github.com/digitorus/pkcs7"
+	"golang.org/x/crypto/cryptobyte"
 )
 
 var (
@@ -26,7 +25,6 @@ type signedData struct {
 	content     []byte
 	certs       []*certificate
 	signers     []signerInfo
-	envelope    string // which reader read content and certificates: "pkcs7" or "asn1"
 }
 
 // signerInfo is one CMS SignerInfo. Its signed attributes are kept as the exact
@@ -45,14 +43,12 @@ type signerInfo struct {
 	signingTime   time.Time // zero when absent
 }
 
-// parseSignedData reads a CMS ContentInfo holding SignedData.
-//
-// github.com/digitorus/pkcs7 reads the envelope (encapsulated content and
-// certificates) when it can; it cannot when a certificate carries explicit EC
-// parameters (crypto/x509 refuses them), and then chipauth's own reader does.
-// SignerInfos are always read by chipauth from the original bytes: pkcs7
-// re-encodes (and re-sorts) signed attributes before verifying them, and knows
-// signers only by issuer and serial number, not by subject key identifier.
+// parseSignedData reads a CMS ContentInfo holding SignedData, once, with
+// chipauth's own reader: it reads certificates with explicit EC parameters
+// (which crypto/x509, and so github.com/digitorus/pkcs7, refuse), keeps signed
+// attributes as the exact bytes signed, and knows signers by subject key
+// identifier as well as by issuer and serial number. The tests check that it
+// agrees with digitorus/pkcs7 on every envelope pkcs7 can read.
 func parseSignedData(b []byte) (*signedData, error) {
 	ci, rest, err := readElement(b)
 	if err != nil {
@@ -64,6 +60,7 @@ func parseSignedData(b []byte) (*signedData, error) {
 	if err := ci.expect(classUniversal, tagSequence, true, "ContentInfo SEQUENCE"); err != nil {
 		return nil, err
 	}
+	ci.markDefinite()
 	parts, err := ci.children()
 	if err != nil {
 		return nil, err
@@ -83,29 +80,7 @@ func parseSignedData(b []byte) (*signedData, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p7, err := parseEnvelope(b); err == nil {
-		if !bytes.Equal(p7.Content, sd.content) || len(p7.Certificates) != len(sd.certs) {
-			return nil, errors.New("SignedData: envelope readers disagree")
-		}
-		for i, c := range p7.Certificates {
-			if !bytes.Equal(c.Raw, sd.certs[i].raw) {
-				return nil, errors.New("SignedData: envelope readers disagree on certificates")
-			}
-		}
-		sd.envelope = "pkcs7"
-	}
 	return sd, nil
-}
-
-// parseEnvelope runs digitorus/pkcs7 on untrusted bytes; a panic in the
-// third-party parser is turned into an error so bad input never crashes the caller.
-func parseEnvelope(b []byte) (p7 *pkcs7.PKCS7, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			p7, err = nil, fmt.Errorf("pkcs7: %v", r)
-		}
-	}()
-	return pkcs7.Parse(b)
 }
 
 func readSignedData(e element) (*signedData, error) {
@@ -127,7 +102,7 @@ func readSignedData(e element) (*signedData, error) {
 	if err := f[1].expect(classUniversal, tagSet, true, "digestAlgorithms SET"); err != nil {
 		return nil, err
 	}
-	sd := &signedData{envelope: "asn1"}
+	sd := &signedData{}
 	if sd.contentType, sd.content, err = readEncapContent(f[2]); err != nil {
 		return nil, err
 	}
@@ -287,7 +262,9 @@ func (si *signerInfo) readSignedAttrs(e element) error {
 	if err != nil {
 		return err
 	}
-	seen := map[string]bool{}
+	// Attribute types are told apart by their OID content octets, which are
+	// unique: both OID readers refuse non-minimal encodings.
+	seen := make(map[string]bool, len(attrs))
 	for _, a := range attrs {
 		f, err := a.children()
 		if err != nil || len(f) != 2 || !f[1].is(classUniversal, tagSet) {
@@ -297,10 +274,10 @@ func (si *signerInfo) readSignedAttrs(e element) error {
 		if err := unmarshalElement(f[0], &typ); err != nil {
 			return fmt.Errorf("signed attribute type: %w", err)
 		}
-		if seen[typ.String()] {
+		if seen[string(f[0].content)] {
 			return fmt.Errorf("signed attribute %s repeated", typ)
 		}
-		seen[typ.String()] = true
+		seen[string(f[0].content)] = true
 		vals, err := f[1].children()
 		if err != nil {
 			return err
@@ -327,10 +304,24 @@ func (si *signerInfo) readSignedAttrs(e element) error {
 }
 
 // unmarshalElement decodes e with encoding/asn1, rejecting trailing data.
+// Object identifiers and times in plain DER, the values every SOD carries, are
+// read without reflection first (readObjectIdentifierDER, readTimeDER accept
+// a subset of what encoding/asn1 does, into the same values).
 func unmarshalElement(e element, v any) error {
 	der, err := e.der()
 	if err != nil {
 		return err
+	}
+	s := cryptobyte.String(der)
+	switch p := v.(type) {
+	case *asn1.ObjectIdentifier:
+		if readObjectIdentifierDER(&s, p) && len(s) == 0 {
+			return nil
+		}
+	case *time.Time:
+		if readTimeDER(&s, p) && len(s) == 0 {
+			return nil
+		}
 	}
 	rest, err := asn1.Unmarshal(der, v)
 	if err != nil {

@@ -105,7 +105,7 @@ start() {
 
 # --- 1. passive authentication vs openssl speed --------------------------------
 say "chipauth benchmarks (-benchtime $BENCHTIME, median of $BENCHCOUNT)"
-go test -run '^$' -bench '^BenchmarkVerify(RSA2048|RSA3072|BrainpoolP256|BrainpoolP384|BrainpoolP512)$' \
+go test -run '^$' -bench '^BenchmarkVerify(RSA2048|RSA3072|RSA4096|BrainpoolP256|BrainpoolP384|BrainpoolP512)$' \
 	-benchtime "$BENCHTIME" -count "$BENCHCOUNT" ./chipauth >"$tmp/chipauth.txt"
 if command -v openssl >/dev/null; then
 	say "openssl speed -seconds $OPENSSL_SECONDS (rsa2048..4096, brainpool 256..512)"

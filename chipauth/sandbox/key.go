@@ -25,6 +25,7 @@ type KeyType string
 const (
 	RSA2048         KeyType = "RSA-2048"
 	RSA3072         KeyType = "RSA-3072"
+	RSA4096         KeyType = "RSA-4096"
 	P256            KeyType = "P-256"
 	P384            KeyType = "P-384"
 	P521            KeyType = "P-521"
@@ -53,6 +54,8 @@ func GenerateKey(kt KeyType, random io.Reader) (crypto.Signer, error) {
 		return rsa.GenerateKey(random, 2048)
 	case RSA3072:
 		return rsa.GenerateKey(random, 3072)
+	case RSA4096:
+		return rsa.GenerateKey(random, 4096)
 	}
 	c, err := curveOf(kt)
 	if err != nil {
