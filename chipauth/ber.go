@@ -221,22 +221,21 @@ func hasIndefinite(e element, depth int) bool {
 	if !e.constructed {
 		return false
 	}
-	// As children() would: every child must parse before any is looked into.
+	// As children() would: when any child fails to parse, e's contents are not
+	// elements and the answer is false, whatever an earlier child holds. So every
+	// child is read, in one pass, and looked into only until one answers true.
+	found := false
 	for rest := e.content; len(rest) > 0; {
-		_, r, err := readElement(rest)
+		k, r, err := readElement(rest)
 		if err != nil {
 			return false
 		}
-		rest = r
-	}
-	for rest := e.content; len(rest) > 0; {
-		k, r, _ := readElement(rest)
-		if hasIndefinite(k, depth+1) {
-			return true
+		if !found {
+			found = hasIndefinite(k, depth+1)
 		}
 		rest = r
 	}
-	return false
+	return found
 }
 
 func toDefinite(e element, depth int) ([]byte, error) {

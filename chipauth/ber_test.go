@@ -99,3 +99,48 @@ func TestMarkDefinite(t *testing.T) {
 		walk(marked, e, 0)
 	}
 }
+
+// hasIndefiniteTwoPass is hasIndefinite as first written: every child parsed in a
+// first pass, then looked into in a second. The one-pass version must agree.
+func hasIndefiniteTwoPass(e element, depth int) bool {
+	if e.indefinite || depth > maxBERDepth {
+		return true
+	}
+	if !e.constructed {
+		return false
+	}
+	for rest := e.content; len(rest) > 0; {
+		_, r, err := readElement(rest)
+		if err != nil {
+			return false
+		}
+		rest = r
+	}
+	for rest := e.content; len(rest) > 0; {
+		k, r, _ := readElement(rest)
+		if hasIndefiniteTwoPass(k, depth+1) {
+			return true
+		}
+		rest = r
+	}
+	return false
+}
+
+// FuzzHasIndefinite checks the one-pass hasIndefinite against the two-pass definition,
+// including an indefinite child followed by a sibling that does not parse.
+func FuzzHasIndefinite(f *testing.F) {
+	f.Add([]byte{0x30, 0x80, 0x24, 0x80, 0x04, 0x02, 'a', 'b', 0x04, 0x01, 'c', 0x00, 0x00, 0x02, 0x01, 0x05, 0x00, 0x00})
+	f.Add([]byte{0x30, 0x09, 0x30, 0x80, 0x02, 0x01, 0x05, 0x00, 0x00, 0x05, 0x00})
+	f.Add([]byte{0x30, 0x08, 0x30, 0x80, 0x02, 0x01, 0x05, 0x00, 0x00, 0x05})
+	f.Add([]byte{0x30, 0x05, 0x30, 0x03, 0x02, 0x01, 0x05})
+	addSeedFiles(f, "*SOD*.der")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		e, _, err := readElement(b)
+		if err != nil {
+			return
+		}
+		if got, want := hasIndefinite(e, 0), hasIndefiniteTwoPass(e, 0); got != want {
+			t.Fatalf("hasIndefinite = %v, two-pass = %v", got, want)
+		}
+	})
+}
