@@ -68,9 +68,7 @@ func (s *Server) getAttestation(w http.ResponseWriter, r *http.Request) error {
 // already tells anyone), else 404.
 func (s *Server) attestationPage(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	_, _, err := findInEnvs(s, r, func(env veriland.Environment) (*attestation.StatusView, error) {
-		return s.cfg.Attestations.Status(r.Context(), env, id)
-	})
+	_, _, err := s.cfg.Attestations.StatusIn(r.Context(), s.readEnvs(r), id)
 	if err != nil && !veriland.IsCode(err, veriland.CodeNotFound) {
 		return err
 	}
@@ -80,12 +78,11 @@ func (s *Server) attestationPage(w http.ResponseWriter, r *http.Request) error {
 		Lang:      consentpage.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))})
 }
 
-// attestationStatus answers GET /attestation/{id}/status (public).
+// attestationStatus answers GET /attestation/{id}/status (public). The environments
+// readEnvs allows are looked in within one read transaction (StatusIn), as findInEnvs
+// would look in them one by one.
 func (s *Server) attestationStatus(w http.ResponseWriter, r *http.Request) error {
-	id := r.PathValue("id")
-	st, _, err := findInEnvs(s, r, func(env veriland.Environment) (*attestation.StatusView, error) {
-		return s.cfg.Attestations.Status(r.Context(), env, id)
-	})
+	st, _, err := s.cfg.Attestations.StatusIn(r.Context(), s.readEnvs(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

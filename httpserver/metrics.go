@@ -77,24 +77,38 @@ func methodLabel(method string) string {
 }
 
 // routeMetrics are one route's collectors, looked up once at registration rather than
-// by label values on every request.
+// by label values on every request: the counter of each status is created on its
+// first use and then loaded from an array, without hashing or allocating.
 type routeMetrics struct {
 	latency  prometheus.Observer
-	requests func(status int) prometheus.Counter
+	byStatus [statusSlots]atomic.Pointer[prometheus.Counter]
+	counter  func(status int) prometheus.Counter // the counter vector's child for status
 }
 
+// statusSlots covers the statuses 100..599 that net/http lets a handler write.
+const statusSlots = 500
+
 func (m *metrics) forRoute(route, method string) *routeMetrics {
-	var byStatus sync.Map // int → prometheus.Counter
 	return &routeMetrics{
 		latency: m.latency.WithLabelValues(route, method),
-		requests: func(status int) prometheus.Counter {
-			if c, ok := byStatus.Load(status); ok {
-				return c.(prometheus.Counter)
-			}
-			c, _ := byStatus.LoadOrStore(status, m.requests.WithLabelValues(route, method, strconv.Itoa(status)))
-			return c.(prometheus.Counter)
+		counter: func(status int) prometheus.Counter {
+			return m.requests.WithLabelValues(route, method, strconv.Itoa(status))
 		},
 	}
+}
+
+// requests is the request counter of status.
+func (rm *routeMetrics) requests(status int) prometheus.Counter {
+	i := status - 100
+	if i < 0 || i >= statusSlots {
+		return rm.counter(status)
+	}
+	if c := rm.byStatus[i].Load(); c != nil {
+		return *c
+	}
+	c := rm.counter(status) // the vector returns the same child to racing callers
+	rm.byStatus[i].Store(&c)
+	return c
 }
 
 func (rm *routeMetrics) observe(status int, d time.Duration) {

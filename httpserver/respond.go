@@ -1,9 +1,11 @@
 package httpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 const (
@@ -11,37 +13,84 @@ const (
 	mediaJSONAPI = "application/vnd.api+json"
 )
 
+// internalBody is the error document written when a response cannot be encoded.
+const internalBody = `{"errors":[{"status":"500","code":"internal","title":"Internal error","meta":{}}]}` + "\n"
+
 // writeJSON writes v with the content type of the route family: JSON:API for /v1,
 // plain JSON for the identity routes.
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		s.log.ErrorContext(r.Context(), "encoding response", "err", err)
-		status, body = http.StatusInternalServerError, []byte(`{"errors":[{"status":"500","code":"internal","title":"Internal error","meta":{}}]}`)
-	}
 	ct := mediaJSON
 	if isPlatformPath(r.URL.Path) {
 		ct = mediaJSONAPI
 	}
-	writeBody(w, status, ct, body)
+	buf := encodeJSON(v)
+	defer releaseBuffer(buf)
+	if buf == nil {
+		s.log.ErrorContext(r.Context(), "encoding response", "err", encodeError(v))
+		writeEncoded(w, http.StatusInternalServerError, ct, []byte(internalBody))
+		return
+	}
+	writeEncoded(w, status, ct, buf.Bytes())
 }
 
 // writeJSONAs writes v with an explicit content type.
 func (s *Server) writeJSONAs(w http.ResponseWriter, status int, ct string, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		status, body = http.StatusInternalServerError, []byte(`{"errors":[{"status":"500","code":"internal","title":"Internal error","meta":{}}]}`)
+	buf := encodeJSON(v)
+	defer releaseBuffer(buf)
+	if buf == nil {
+		writeEncoded(w, http.StatusInternalServerError, ct, []byte(internalBody))
+		return
 	}
-	writeBody(w, status, ct, body)
+	writeEncoded(w, status, ct, buf.Bytes())
+}
+
+// buffers holds the buffers responses are encoded into: an answer costs no copy of
+// its body and no allocation for it once the pool is warm.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer is the largest buffer kept for reuse; a rare large answer (a long
+// list) must not pin its memory in the pool.
+const maxPooledBuffer = 64 << 10
+
+// encodeJSON encodes v followed by a newline, the bytes json.Marshal(v) + "\n", into
+// a pooled buffer; nil when v cannot be encoded (encodeError then says why).
+func encodeJSON(v any) *bytes.Buffer {
+	buf := buffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	if json.NewEncoder(buf).Encode(v) != nil {
+		releaseBuffer(buf)
+		return nil
+	}
+	return buf
+}
+
+// encodeError is the error json.Marshal gives for v (the slow path of a failure).
+func encodeError(v any) error {
+	_, err := json.Marshal(v)
+	return err
+}
+
+func releaseBuffer(buf *bytes.Buffer) {
+	if buf != nil && buf.Cap() <= maxPooledBuffer {
+		buffers.Put(buf)
+	}
 }
 
 func writeBody(w http.ResponseWriter, status int, ct string, body []byte) {
+	writeEncoded(w, status, ct, append(body, '\n'))
+}
+
+// writeEncoded writes body, which ends with its newline, with the headers every JSON
+// answer carries: three header values from one allocation.
+func writeEncoded(w http.ResponseWriter, status int, ct string, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", ct)
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
+	vals := [...]string{ct, "no-store", "nosniff"}
+	v := vals[:]
+	h["Content-Type"] = v[0:1:1]
+	h["Cache-Control"] = v[1:2:2]
+	h["X-Content-Type-Options"] = v[2:3:3]
 	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+	_, _ = w.Write(body)
 }
 
 func isPlatformPath(path string) bool {

@@ -242,7 +242,9 @@ func (s *Server) add(rt route) {
 // serveRoute runs the checks every route shares, in order: body limit, content type,
 // authentication and role, rate limit, idempotency, then the handler.
 func (s *Server) serveRoute(rt route, w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, rt.bodyLimit)
+	if r.Body != http.NoBody { // nothing to limit, and no reader to allocate
+		r.Body = http.MaxBytesReader(w, r.Body, rt.bodyLimit)
+	}
 	if r.ContentLength > rt.bodyLimit {
 		return &http.MaxBytesError{Limit: rt.bodyLimit}
 	}
@@ -256,8 +258,10 @@ func (s *Server) serveRoute(rt route, w http.ResponseWriter, r *http.Request) er
 		if err != nil {
 			return err
 		}
-		r = r.WithContext(ctx)
-		s.ensureSandbox(r)
+		if ctx != r.Context() { // a public request without a token keeps its request
+			r = r.WithContext(ctx)
+			s.ensureSandbox(r)
+		}
 	}
 	if err := s.limit(w, r, rt.rate); err != nil {
 		return err
