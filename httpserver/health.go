@@ -1,7 +1,6 @@
 package httpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,7 +26,6 @@ type healthBody struct {
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	body := healthBody{Status: "ok", Version: s.cfg.Version, Checks: map[string]string{"storage": "ok"}}
 	err := s.cfg.Store.View(ctx, func(tx storage.Tx) error {
 		_, err := tx.Get(storage.Global("health"), []byte("probe"))
 		if errors.Is(err, storage.ErrNotFound) {
@@ -39,20 +37,24 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 		// The client went away: not a storage failure (no 503, no "down").
 		return errors.Join(r.Context().Err(), err)
 	}
-	status := http.StatusOK
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "health: storage check failed", "err", err)
-		body.Status, body.Checks["storage"], status = "down", "down", http.StatusServiceUnavailable
+		writeEncoded(w, http.StatusServiceUnavailable, mediaJSON, s.healthDown)
+		return nil
 	}
-	for name, check := range s.healthChecks {
-		body.Checks[name] = check()
-	}
-	buf := buffers.Get().(*bytes.Buffer)
-	defer releaseBuffer(buf)
-	buf.Reset()
-	buf.Write(appendHealthJSON(buf.AvailableBuffer(), body))
-	writeEncoded(w, status, mediaJSON, buf.Bytes())
+	writeEncoded(w, http.StatusOK, mediaJSON, s.healthOK)
 	return nil
+}
+
+// healthBodies encodes the health body for storage "ok" (status "ok") and for storage
+// "down" (status "down"), with the other checks as given.
+func healthBodies(version string, checks map[string]string) (ok, down []byte) {
+	body := func(status string) []byte {
+		all := maps.Clone(checks)
+		all["storage"] = status
+		return appendHealthJSON(nil, healthBody{Status: status, Version: version, Checks: all})
+	}
+	return body("ok"), body("down")
 }
 
 // appendHealthJSON appends body as json.Marshal encodes it (checks in key order),

@@ -132,7 +132,10 @@ type Server struct {
 	idempotencyStore *idempotency.Store
 	// lastPrune is when Run last deleted expired records (Run's goroutine only).
 	lastPrune    time.Time
-	healthChecks map[string]func() string
+	// healthOK and healthDown are GET /v1/health's two possible bodies: its checks
+	// besides storage (anchor, webhooks) report the configuration, which is fixed once
+	// New returns, so the bodies are encoded once (healthBodies).
+	healthOK, healthDown []byte
 	// anchorLease elects the one replica that runs the anchoring workers (nil: no
 	// anchoring service).
 	anchorLease *lease.Lease

@@ -33,20 +33,14 @@ func (s *Server) setup() error {
 	if err := s.setupAnchoringLease(); err != nil {
 		return err
 	}
-	s.healthChecks = map[string]func() string{
-		"anchor": func() string {
-			if s.cfg.Attestations == nil || len(s.cfg.Attestations.Anchors) == 0 {
-				return "disabled"
-			}
-			return "ok"
-		},
-		"webhooks": func() string {
-			if s.cfg.Outbox == nil {
-				return "disabled"
-			}
-			return "ok"
-		},
+	anchor, webhooks := "ok", "ok"
+	if s.cfg.Attestations == nil || len(s.cfg.Attestations.Anchors) == 0 {
+		anchor = "disabled"
 	}
+	if s.cfg.Outbox == nil {
+		webhooks = "disabled"
+	}
+	s.healthOK, s.healthDown = healthBodies(s.cfg.Version, map[string]string{"anchor": anchor, "webhooks": webhooks})
 	if s.cfg.Outbox != nil {
 		// Refreshed by Run every few seconds, never by a scrape (a scrape must not
 		// scan the queue).
