@@ -131,7 +131,7 @@ type Server struct {
 	// idempotencyStore keeps the Idempotency-Key records that Run prunes.
 	idempotencyStore *idempotency.Store
 	// lastPrune is when Run last deleted expired records (Run's goroutine only).
-	lastPrune    time.Time
+	lastPrune time.Time
 	// healthOK and healthDown are GET /v1/health's two possible bodies: its checks
 	// besides storage (anchor, webhooks) report the configuration, which is fixed once
 	// New returns, so the bodies are encoded once (healthBodies).
