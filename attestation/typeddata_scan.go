@@ -3,13 +3,16 @@ package attestation
 import (
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/veriland/veriland/internal/jsonscan"
 )
 
 // typedData reads an EIP-712 object into the zero td, as encoding/json fills an
 // apitypes.TypedData.
 func (s *wireScanner) typedData(td *TypedData) bool {
+	s.Scanner = jsonscan.New(s.b)
 	var seen [4]bool
-	return s.object(func(key []byte) bool {
+	return s.Object(func(key []byte) bool {
 		var ok bool
 		switch string(key) {
 		case "types":
@@ -36,7 +39,7 @@ func (s *wireScanner) typedData(td *TypedData) bool {
 			}
 			seen[3] = true
 			m := make(apitypes.TypedDataMessage, 9)
-			ok = s.object(func(key []byte) bool {
+			ok = s.Object(func(key []byte) bool {
 				v, ok := s.any(1)
 				m[vocabulary(key)] = v
 				return ok
@@ -49,12 +52,12 @@ func (s *wireScanner) typedData(td *TypedData) bool {
 
 func (s *wireScanner) types() (apitypes.Types, bool) {
 	types := make(apitypes.Types, 2)
-	ok := s.object(func(key []byte) bool {
+	ok := s.Object(func(key []byte) bool {
 		fields := make([]apitypes.Type, 0, 9)
-		ok := s.array(func() bool {
+		ok := s.Array(func() bool {
 			var f apitypes.Type
 			var seenName, seenType bool
-			ok := s.object(func(key []byte) bool {
+			ok := s.Object(func(key []byte) bool {
 				var ok bool
 				switch string(key) {
 				case "name":
@@ -83,7 +86,7 @@ func (s *wireScanner) types() (apitypes.Types, bool) {
 
 func (s *wireScanner) domain(d *apitypes.TypedDataDomain) bool {
 	var seen [5]bool
-	return s.object(func(key []byte) bool {
+	return s.Object(func(key []byte) bool {
 		var ok bool
 		var n int
 		switch string(key) {
@@ -95,7 +98,7 @@ func (s *wireScanner) domain(d *apitypes.TypedDataDomain) bool {
 		case "chainId":
 			n = 2
 			var raw []byte
-			if raw, ok = s.rawValue(0); ok && string(raw) != "null" {
+			if raw, ok = s.RawValue(maxWireDepth); ok && string(raw) != "null" {
 				d.ChainId = new(math.HexOrDecimal256)
 				ok = d.ChainId.UnmarshalJSON(raw) == nil
 			}

@@ -229,7 +229,7 @@ func TestTypedDataFastPath(t *testing.T) {
 	var td TypedData
 	s := wireScanner{b: raw.TypedData}
 	if !s.typedData(&td) || !s.end() || td.PrimaryType != PrimaryType {
-		t.Fatalf("the served typedData leaves the fast path at byte %d", s.i)
+		t.Fatalf("the served typedData leaves the fast path at byte %d", s.Pos())
 	}
 }
 

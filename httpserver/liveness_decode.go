@@ -3,10 +3,9 @@ package httpserver
 import (
 	"io"
 	"net/http"
-	"strconv"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/veriland/veriland/internal/jsonscan"
 	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/liveness/deviceattest"
 )
@@ -47,7 +46,7 @@ var verifyBodyBuffers sync.Pool
 
 // decodeVerifyBody is decodeStrict(body, dst) for a zero dst.
 func decodeVerifyBody(body []byte, dst *liveness.VerifyRequest) error {
-	s := verifyBodyScanner{data: body}
+	s := verifyBodyScanner{jsonscan.New(body)}
 	if req, ok := s.request(); ok {
 		*dst = req
 		return nil
@@ -90,12 +89,10 @@ func readBody(r *http.Request, b []byte) ([]byte, error) {
 // verification body with 10,000 timestamps of up to 25 characters.
 const maxBodyPresize = 256 << 10
 
-// verifyBodyScanner decodes a verification body in one pass, or gives up (ok false)
-// on the first byte it cannot vouch for (see decodeVerifyRequest).
-type verifyBodyScanner struct {
-	data []byte
-	i    int // the next byte to read
-}
+// verifyBodyScanner decodes a verification body in one pass on jsonscan's
+// primitives, or gives up (ok false) on the first byte it cannot vouch for (see
+// decodeVerifyRequest).
+type verifyBodyScanner struct{ jsonscan.Scanner }
 
 // Member names, in the order of the structs' fields.
 var (
@@ -129,7 +126,7 @@ func (s *verifyBodyScanner) request() (liveness.VerifyRequest, bool) {
 			return s.evidence(&req.Evidence)
 		}
 	})
-	return req, ok && s.space() == len(s.data)
+	return req, ok && s.End()
 }
 
 func (s *verifyBodyScanner) attestation(dst **liveness.DeviceAttestation) bool {
@@ -186,19 +183,8 @@ func nullableObject[T any](s *verifyBodyScanner, dst **T, names []string, value 
 // most once, calling value with the member's index in names and the scanner at the
 // value, which value reads.
 func (s *verifyBodyScanner) object(names []string, value func(k int) bool) bool {
-	if !s.next('{') {
-		return false
-	}
-	if s.next('}') {
-		return true
-	}
 	var seen uint64
-	for {
-		s.space()
-		name, ok := s.plainString()
-		if !ok || !s.next(':') {
-			return false
-		}
+	return s.Object(func(name []byte) bool {
 		k := 0
 		for k < len(names) && names[k] != string(name) {
 			k++
@@ -209,74 +195,18 @@ func (s *verifyBodyScanner) object(names []string, value func(k int) bool) bool 
 			return false
 		}
 		seen |= 1 << k
-		s.space()
-		if !value(k) {
-			return false
-		}
-		if !s.next(',') {
-			return s.next('}')
-		}
-	}
+		return value(k)
+	})
 }
 
-// space skips JSON white space and returns the index of the next byte.
-func (s *verifyBodyScanner) space() int {
-	s.i = skipSpace(s.data, s.i)
-	return s.i
-}
-
-// next skips white space and then c, reporting whether c was there.
-func (s *verifyBodyScanner) next(c byte) bool {
-	if s.space() < len(s.data) && s.data[s.i] == c {
-		s.i++
-		return true
-	}
-	return false
-}
-
-// literal reads lit (null, true or false) when the value starts with it. A literal
-// run on into other letters ("nullx") is left for the byte after it to refuse.
-func (s *verifyBodyScanner) literal(lit string) bool {
-	if len(s.data)-s.i >= len(lit) && string(s.data[s.i:s.i+len(lit)]) == lit {
-		s.i += len(lit)
-		return true
-	}
-	return false
-}
-
-func (s *verifyBodyScanner) null() bool { return s.literal("null") }
-
-// plainString reads a string without escapes, control characters or invalid UTF-8
-// (whose decoded value is its bytes) and returns its bytes.
-func (s *verifyBodyScanner) plainString() ([]byte, bool) {
-	if s.i >= len(s.data) || s.data[s.i] != '"' {
-		return nil, false
-	}
-	start, ascii := s.i+1, true
-	for i := start; i < len(s.data); i++ {
-		switch c := s.data[i]; {
-		case c == '"':
-			b := s.data[start:i]
-			if !ascii && !utf8.Valid(b) {
-				return nil, false
-			}
-			s.i = i + 1
-			return b, true
-		case c == '\\' || c < 0x20:
-			return nil, false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-	}
-	return nil, false
-}
+func (s *verifyBodyScanner) null() bool { return s.Literal("null") }
 
 // str reads a string member; null leaves dst alone, as json.Unmarshal does.
 func (s *verifyBodyScanner) str(dst *string) bool {
 	if s.null() {
 		return true
 	}
-	b, ok := s.plainString()
+	b, ok := s.PlainString()
 	if ok {
 		*dst = string(b)
 	}
@@ -288,9 +218,9 @@ func (s *verifyBodyScanner) boolean(dst **bool) bool {
 	switch {
 	case s.null():
 		return true
-	case s.literal("true"):
+	case s.Literal("true"):
 		v = true
-	case !s.literal("false"):
+	case !s.Literal("false"):
 		return false
 	}
 	*dst = &v
@@ -303,17 +233,11 @@ func (s *verifyBodyScanner) number(dst **float64) bool {
 	if s.null() {
 		return true
 	}
-	end, ok := numberEnd(s.data, s.i)
-	if !ok {
-		return false
+	v, ok := s.Float()
+	if ok {
+		*dst = &v
 	}
-	v, err := strconv.ParseFloat(string(s.data[s.i:end]), 64)
-	if err != nil {
-		return false
-	}
-	s.i = end
-	*dst = &v
-	return true
+	return ok
 }
 
 // timestamps reads frameTimestamps with liveness.ParseTimestamps, the scanner of
@@ -322,48 +246,10 @@ func (s *verifyBodyScanner) timestamps(dst *liveness.Timestamps) bool {
 	if s.null() {
 		return true
 	}
-	ts, end, ok := liveness.ParseTimestamps(s.data, s.i)
+	ts, end, ok := liveness.ParseTimestamps(s.Data(), s.Space())
 	if ok {
-		*dst, s.i = ts, end
+		*dst = ts
+		s.Seek(end)
 	}
 	return ok
-}
-
-// numberEnd returns the index after the JSON number that starts at data[i]
-// (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), and whether there is one.
-func numberEnd(data []byte, i int) (int, bool) {
-	digits := func(i int) (int, bool) {
-		start := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		return i, i > start
-	}
-	if i < len(data) && data[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(data) && data[i] == '0':
-		i++
-	case i < len(data) && data[i] >= '1' && data[i] <= '9':
-		i, _ = digits(i)
-	default:
-		return i, false
-	}
-	ok := true
-	if i < len(data) && data[i] == '.' {
-		if i, ok = digits(i + 1); !ok {
-			return i, false
-		}
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if i, ok = digits(i); !ok {
-			return i, false
-		}
-	}
-	return i, true
 }

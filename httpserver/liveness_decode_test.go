@@ -19,6 +19,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/internal/jsonscan"
 	"github.com/veriland/veriland/liveness"
 )
 
@@ -343,7 +344,7 @@ func checkVerifyBodyLikeDecodeStrict(t testing.TB, body []byte) bool {
 		require.NoError(t, errors.Join(err1, err2))
 		require.Equal(t, string(wj), string(gj), "body %q", body)
 	}
-	s := verifyBodyScanner{data: body}
+	s := verifyBodyScanner{jsonscan.New(body)}
 	fast, ok := s.request()
 	if ok {
 		require.NoError(t, wantErr, "the fast path decoded %q", body)

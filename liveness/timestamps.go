@@ -3,17 +3,19 @@ package liveness
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"reflect"
 	"strconv"
+
+	"github.com/veriland/veriland/internal/jsonscan"
 )
 
 // Timestamps are frame capture times in unix milliseconds; fractions of a
 // millisecond are valid (the source document types them "number"). They decode from
 // a JSON array of numbers exactly as []float64 would, except that a null element is
-// refused (it is no timestamp), but with a scanner of their own: encoding/json
-// decodes a 10,000-element array through reflection one element at a time, which was
-// three quarters of the server's CPU for a /liveness/verify request.
+// refused (it is no timestamp), but read straight off the bytes with
+// internal/jsonscan, whose Float is encoding/json's float64: encoding/json decodes
+// a 10,000-element array through reflection one element at a time, which was three
+// quarters of the server's CPU for a /liveness/verify request.
 type Timestamps []float64
 
 // UnmarshalJSON implements json.Unmarshaler. encoding/json has already checked that
@@ -23,7 +25,8 @@ type Timestamps []float64
 // index ("3"), or "" when data is not an array, so that encoding/json reports the
 // member path frameTimestamps.3 (pointer /frameTimestamps/3) or frameTimestamps.
 func (ts *Timestamps) UnmarshalJSON(data []byte) error {
-	i := skipBlank(data, 0)
+	sc := jsonscan.New(data)
+	i := sc.Space()
 	if i < len(data) && data[i] == 'n' { // null: like []float64, leave it nil
 		*ts = nil
 		return nil
@@ -66,27 +69,25 @@ func scanTimestampArray(data []byte, i int) (Timestamps, int, error) {
 		n = min(n, bytes.Count(data[i:i+end], []byte{','})+1)
 	}
 	out := make(Timestamps, 0, n)
-	i = skipBlank(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return out, i + 1, nil
+	s := jsonscan.New(data)
+	s.Seek(i + 1)
+	if s.Consume(']') {
+		return out, s.Pos(), nil
 	}
 	for {
-		v, next, ok := parseNumber(data, i)
+		start := s.Space()
+		v, ok := s.Float()
 		if !ok {
-			return nil, i, timestampTypeError(valueKind(data, i), strconv.Itoa(len(out)))
+			return nil, start, timestampTypeError(valueKind(data, start), strconv.Itoa(len(out)))
 		}
 		out = append(out, v)
-		i = skipBlank(data, next)
-		if i >= len(data) {
-			return nil, i, timestampTypeError("array", "")
-		}
-		switch data[i] {
+		switch s.Peek() {
 		case ',':
-			i = skipBlank(data, i+1)
+			s.Seek(s.Pos() + 1)
 		case ']':
-			return out, i + 1, nil
-		default:
-			return nil, i, timestampTypeError("array", "")
+			return out, s.Pos() + 1, nil
+		default: // the end of the data included
+			return nil, s.Pos(), timestampTypeError("array", "")
 		}
 	}
 }
@@ -117,97 +118,4 @@ func valueKind(data []byte, i int) string {
 		return "number"
 	}
 	return "value"
-}
-
-func skipBlank(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// pow10 holds the powers of ten a float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// parseNumber reads the JSON number at data[i:] (-? int frac? exp?) and returns its
-// float64 value, rounded as strconv.ParseFloat (and so encoding/json) rounds it,
-// with the index after it. It refuses anything else, and numbers out of float64's
-// range.
-//
-// The common timestamp (all its digits, the fraction's included, making an integer
-// m ≤ 2^53, at most 22 of them after the point, no exponent) takes Clinger's fast
-// path: m and 10^k are both exact float64s, so m / 10^k is one correctly rounded
-// division, the value ParseFloat returns. Anything else goes through
-// strconv.ParseFloat.
-func parseNumber(data []byte, i int) (float64, int, bool) {
-	start := i
-	neg := i < len(data) && data[i] == '-'
-	if neg {
-		i++
-	}
-	var m uint64 // every digit read, the fraction's included
-	nd := 0      // how many: at most 19 cannot overflow m
-	switch {
-	case i < len(data) && data[i] == '0':
-		i++
-	case i < len(data) && data[i] >= '1' && data[i] <= '9':
-		for ; i < len(data); i++ {
-			c := data[i] - '0'
-			if c > 9 {
-				break
-			}
-			m = m*10 + uint64(c)
-			nd++
-		}
-	default:
-		return 0, i, false
-	}
-	frac := 0
-	if i < len(data) && data[i] == '.' {
-		i++
-		fs := i
-		for ; i < len(data); i++ {
-			c := data[i] - '0'
-			if c > 9 {
-				break
-			}
-			m = m*10 + uint64(c)
-			nd++
-		}
-		if i == fs {
-			return 0, i, false
-		}
-		frac = i - fs
-	}
-	exact := nd <= 19 && m <= 1<<53 && frac < len(pow10)
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		exact = false
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		es := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == es {
-			return 0, i, false
-		}
-	}
-	if exact {
-		f := float64(m)
-		if frac > 0 {
-			f /= pow10[frac]
-		}
-		if neg {
-			f = -f
-		}
-		return f, i, true
-	}
-	f, err := strconv.ParseFloat(string(data[start:i]), 64)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, i, false
-	}
-	return f, i, true
 }

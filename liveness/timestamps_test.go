@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/jsonscan"
 )
 
 // checkTimestampsLikeFloat64Slice decodes s as Timestamps and as []*float64 (the
@@ -68,9 +69,10 @@ func checkTimestampsLikeFloat64Slice(t testing.TB, s string) {
 func checkParseTimestamps(t testing.TB, s string, want []*float64, accepted bool) {
 	t.Helper()
 	data := []byte(s)
-	i := skipBlank(data, 0)
-	got, end, ok := ParseTimestamps(data, i)
-	whole := ok && skipBlank(data, end) == len(data)
+	sc := jsonscan.New(data)
+	got, end, ok := ParseTimestamps(data, sc.Space())
+	sc.Seek(end)
+	whole := ok && sc.End()
 	if !accepted {
 		if whole {
 			t.Fatalf("%q: encoding/json refuses it, ParseTimestamps reads %v", s, got)
