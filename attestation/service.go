@@ -55,6 +55,15 @@ func (s *Service) anchorFor(env veriland.Environment) Anchorer {
 	return s.Anchors[env]
 }
 
+// NewAnchorState is the anchor state Put gives a new attestation of env, and Revoke
+// its revocation: PENDING when env anchors, else DISABLED.
+func (s *Service) NewAnchorState(env veriland.Environment) AnchorState {
+	if AnchoringDisabled(s.anchorFor(env)) {
+		return AnchorState{Status: AnchorDisabled}
+	}
+	return AnchorState{Status: AnchorPending}
+}
+
 func checkEnv(env veriland.Environment) error {
 	if !env.Valid() {
 		return veriland.Errorf(veriland.CodeInternal, "invalid environment %q", string(env))
@@ -96,9 +105,8 @@ func (s *Service) Put(ctx context.Context, tx storage.Tx, env veriland.Environme
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	att.Anchor = AnchorState{Status: AnchorDisabled}
-	if !AnchoringDisabled(s.anchorFor(env)) {
-		att.Anchor.Status = AnchorPending
+	att.Anchor = s.NewAnchorState(env)
+	if att.Anchor.Status == AnchorPending {
 		m, err := att.Message()
 		if err != nil {
 			return err
@@ -210,17 +218,16 @@ func (s *Service) Revoke(ctx context.Context, env veriland.Environment, id, reas
 		att.RevokedAt = &now
 		r.RevocationReason = strings.TrimSpace(reason)
 		r.RevokedBy = string(by.Role) + ":" + by.Subject
-		if !AnchoringDisabled(s.anchorFor(env)) {
+		state := s.NewAnchorState(env)
+		att.RevocationAnchor = &state
+		if state.Status == AnchorPending {
 			digest, err := RevocationDigest(att)
 			if err != nil {
 				return err
 			}
-			att.RevocationAnchor = &AnchorState{Status: AnchorPending}
 			if err := enqueueAnchor(tx, env, anchorJob{ID: att.ID, Purpose: purposeRevoke, Digest: digest}, now); err != nil {
 				return err
 			}
-		} else {
-			att.RevocationAnchor = &AnchorState{Status: AnchorDisabled}
 		}
 		if err := saveRecord(tx, env, r); err != nil {
 			return err

@@ -202,10 +202,7 @@ func (s *Server) prepareConsentEvent(ctx context.Context, ev consent.Event) (fun
 	expected := ev
 	if ev.Attestation != nil && s.cfg.Attestations != nil {
 		att := *ev.Attestation
-		att.Anchor = attestation.AnchorState{Status: attestation.AnchorDisabled}
-		if !attestation.AnchoringDisabled(s.cfg.Attestations.Anchors[ev.Env]) {
-			att.Anchor.Status = attestation.AnchorPending
-		}
+		att.Anchor = s.cfg.Attestations.NewAnchorState(ev.Env)
 		expected.Attestation = &att
 	}
 	entry, err := s.auditLog.Prepare(ctx, consentAuditEntry(expected))
