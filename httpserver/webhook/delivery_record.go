@@ -148,10 +148,24 @@ func loadRecord(tx storage.Tx, env veriland.Environment, id string) (*deliveryRe
 var errUnreadable = errors.New("unreadable")
 
 func saveRecord(tx storage.Tx, r *deliveryRecord) error {
+	raw, err := encodeRecord(r)
+	if err != nil {
+		return err
+	}
+	return putRecord(tx, r, raw)
+}
+
+// encodeRecord is the stored form of r.
+func encodeRecord(r *deliveryRecord) ([]byte, error) {
 	raw, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("webhook: encoding delivery %s: %w", r.ID, err)
+		return nil, fmt.Errorf("webhook: encoding delivery %s: %w", r.ID, err)
 	}
+	return raw, nil
+}
+
+// putRecord writes raw, r's stored form, as r's record.
+func putRecord(tx storage.Tx, r *deliveryRecord, raw []byte) error {
 	return tx.Put(storage.Bucket(r.Env, deliveriesBucket), []byte(r.ID), raw)
 }
 

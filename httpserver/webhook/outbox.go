@@ -268,9 +268,9 @@ func (o *Outbox) Prepare(ctx context.Context, env veriland.Environment, ev Event
 		URL: ev.CallbackURL, Payload: payload, Status: StatusPending, Attempts: []DeliveryAttempt{},
 		CreatedAt: now, NextAttemptAt: now, DueAt: now, // due at once
 	}
-	raw, err := json.Marshal(r)
+	raw, err := encodeRecord(r)
 	if err != nil {
-		return nil, fmt.Errorf("webhook: encoding delivery %s: %w", r.ID, err)
+		return nil, err
 	}
 	return &PreparedDelivery{r: r, raw: raw}, nil
 }
@@ -291,7 +291,7 @@ func (p *PreparedDelivery) Enqueue(tx storage.Tx) (Delivery, error) {
 	if err := tx.Put(storage.Bucket(r.Env, byVerifierBucket), append(verifierPrefix(r.Verifier), lk...), nil); err != nil {
 		return Delivery{}, fmt.Errorf("webhook: enqueue: %w", err)
 	}
-	if err := tx.Put(storage.Bucket(r.Env, deliveriesBucket), []byte(r.ID), p.raw); err != nil {
+	if err := putRecord(tx, r, p.raw); err != nil {
 		return Delivery{}, fmt.Errorf("webhook: enqueue: %w", err)
 	}
 	return r.delivery(), nil
