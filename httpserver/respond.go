@@ -23,25 +23,28 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 	if isPlatformPath(r.URL.Path) {
 		ct = mediaJSONAPI
 	}
-	buf := encodeJSON(v)
-	defer releaseBuffer(buf)
-	if buf == nil {
+	if !writeValue(w, status, ct, v) {
 		s.log.ErrorContext(r.Context(), "encoding response", "err", encodeError(v))
-		writeEncoded(w, http.StatusInternalServerError, ct, []byte(internalBody))
-		return
 	}
-	writeEncoded(w, status, ct, buf.Bytes())
 }
 
 // writeJSONAs writes v with an explicit content type.
 func (s *Server) writeJSONAs(w http.ResponseWriter, status int, ct string, v any) {
+	writeValue(w, status, ct, v)
+}
+
+// writeValue writes v, encoded, with status and content type ct; when v cannot be
+// encoded it writes the internal error document with status 500 instead, and
+// returns false.
+func writeValue(w http.ResponseWriter, status int, ct string, v any) bool {
 	buf := encodeJSON(v)
-	defer releaseBuffer(buf)
 	if buf == nil {
 		writeEncoded(w, http.StatusInternalServerError, ct, []byte(internalBody))
-		return
+		return false
 	}
+	defer releaseBuffer(buf)
 	writeEncoded(w, status, ct, buf.Bytes())
+	return true
 }
 
 // buffers holds the buffers responses are encoded into: an answer costs no copy of
