@@ -3,7 +3,6 @@ package httpserver
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -84,7 +83,7 @@ func prefixPointers(prefix string, err error) veriland.Errors {
 // authentication of the passport chip, the liveness gate, the optional face match,
 // and the CHIP_BINDING attestation.
 func (s *Server) chipVerify(w http.ResponseWriter, r *http.Request) error {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r, nil)
 	if err != nil {
 		return err // *http.MaxBytesError → 413
 	}

@@ -1,7 +1,6 @@
 package httpserver
 
 import (
-	"io"
 	"net/http"
 	"sync"
 
@@ -54,40 +53,6 @@ func decodeVerifyBody(body []byte, dst *liveness.VerifyRequest) error {
 	*dst = liveness.VerifyRequest{}
 	return decodeStrict(body, dst)
 }
-
-// readBody reads r's body as io.ReadAll does, appending to b (its length ignored),
-// which it first sizes from Content-Length when the client sent one: io.ReadAll
-// starts at 512 bytes and grows the buffer about twenty times, copying, for a 200 kB
-// body. The declared length only sizes the buffer, up to maxBodyPresize so that a
-// client declaring more than it sends pins no more than that; what is read is what
-// the body holds, and its errors are io.ReadAll's.
-func readBody(r *http.Request, b []byte) ([]byte, error) {
-	b = b[:0]
-	n := int64(512)
-	if r.ContentLength > 0 {
-		n = min(r.ContentLength, maxBodyPresize) + 1 // +1: room to see io.EOF without growing
-	}
-	if int64(cap(b)) < n {
-		b = make([]byte, 0, n)
-	}
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		m, err := r.Body.Read(b[len(b):cap(b)])
-		b = b[:len(b)+m]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return b, err
-		}
-	}
-}
-
-// maxBodyPresize bounds the buffer readBody allocates before any byte arrives: a
-// verification body with 10,000 timestamps of up to 25 characters.
-const maxBodyPresize = 256 << 10
 
 // verifyBodyScanner decodes a verification body in one pass on jsonscan's
 // primitives, or gives up (ok false) on the first byte it cannot vouch for (see

@@ -2,7 +2,6 @@ package httpserver
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"time"
 
@@ -176,7 +175,7 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 	if !ok || s.cfg.Inbox == nil {
 		return veriland.Errorf(veriland.CodeNotFound, "no webhook provider %q", name)
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r, nil)
 	if err != nil {
 		return err
 	}
