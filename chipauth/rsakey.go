@@ -10,6 +10,8 @@ import (
 	"math/big"
 
 	"filippo.io/bigmod"
+
+	"github.com/veriland/veriland/chipauth/internal/modexp"
 )
 
 // rsaKey is an RSA public key prepared for verifying many signatures.
@@ -28,15 +30,24 @@ import (
 // range) and FIPS 140-3 mode go to crypto/rsa itself.
 type rsaKey struct {
 	pub *rsa.PublicKey
-	// mod holds N's Montgomery constants for moduli of 16, 24 or 32 64-bit
-	// limbs (up to 1024, 1536 and 2048 bits), whose products filippo.io/bigmod
-	// (the public copy of crypto/rsa's own arithmetic) runs in assembly. It is nil for other sizes: there
-	// bigmod's generic loop is slower than math/big's squaring and division,
-	// which need nothing precomputed.
-	mod *bigmod.Modulus
+	// mod holds N's Montgomery constants for chipauth/internal/modexp
+	// (variable time, which is fine for public keys and signatures) when it
+	// runs its MULX/ADX assembly (useModexp), for moduli of 1024 to 8192 bits.
+	mod *modexp.Modulus
+	// bmod holds them for filippo.io/bigmod (the public copy of crypto/rsa's
+	// own arithmetic) elsewhere, for moduli of 16, 24 or 32 64-bit limbs (up
+	// to 1024, 1536 and 2048 bits), which it runs in assembly on most
+	// platforms. With neither, math/big's squaring and division exponentiate.
+	bmod *bigmod.Modulus
 	// direct is false when verification is left to crypto/rsa.
 	direct bool
 }
+
+// useModexp is whether newRSAKey prepares keys for chipauth/internal/modexp:
+// where its assembly runs, it is faster than bigmod and math/big at every
+// size (and its modulus preparation than bigmod's); elsewhere the older paths
+// are kept. Tests switch it to cover both.
+var useModexp = modexp.Accelerated()
 
 // newRSAKey prepares pub, which must not be modified afterwards.
 func newRSAKey(pub *rsa.PublicKey) *rsaKey {
@@ -47,10 +58,16 @@ func newRSAKey(pub *rsa.PublicKey) *rsaKey {
 		return k
 	}
 	k.direct = true
+	if useModexp {
+		if m, err := modexp.NewModulus(n); err == nil {
+			k.mod = m
+			return k
+		}
+	}
 	switch (n.BitLen() + 63) / 64 { // 64-bit limbs, as bigmod counts them
 	case 1024 / 64, 1536 / 64, 2048 / 64:
 		if m, err := bigmod.NewModulus(n.Bytes()); err == nil {
-			k.mod = m
+			k.bmod = m
 		}
 	}
 	return k
@@ -63,11 +80,14 @@ func (k *rsaKey) size() int { return (k.pub.N.BitLen() + 7) / 8 }
 // when sig, read as a number, is not below N.
 func (k *rsaKey) encrypt(sig []byte) (em []byte, ok bool) {
 	if k.mod != nil {
-		s, err := bigmod.NewNat().SetBytes(sig, k.mod)
+		return k.mod.Exp(sig, k.pub.E)
+	}
+	if k.bmod != nil {
+		s, err := bigmod.NewNat().SetBytes(sig, k.bmod)
 		if err != nil {
 			return nil, false
 		}
-		return bigmod.NewNat().ExpShortVarTime(s, uint(k.pub.E), k.mod).Bytes(k.mod), true
+		return bigmod.NewNat().ExpShortVarTime(s, uint(k.pub.E), k.bmod).Bytes(k.bmod), true
 	}
 	s := new(big.Int).SetBytes(sig)
 	if s.Cmp(k.pub.N) >= 0 {

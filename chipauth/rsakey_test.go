@@ -9,6 +9,10 @@ import (
 	"math/big"
 	"sync"
 	"testing"
+
+	"filippo.io/bigmod"
+
+	"github.com/veriland/veriland/chipauth/internal/modexp"
 )
 
 // testRSAKey makes an RSA key of exactly bits bits with public exponent e
@@ -96,6 +100,38 @@ func digestOf(h crypto.Hash, msg string) []byte {
 // rsa.VerifyPKCS1v15 on valid, corrupted, wrong-length, out-of-range and
 // wrong-hash signatures.
 func TestRSAKeyPKCS1v15MatchesCryptoRSA(t *testing.T) {
+	forEachRSAPath(t, testRSAKeyPKCS1v15MatchesCryptoRSA)
+}
+
+// forEachRSAPath runs f with newRSAKey preparing keys for modexp and, as it
+// does where modexp's assembly does not run, for bigmod and math/big.
+func forEachRSAPath(t *testing.T, f func(t *testing.T)) {
+	saved := useModexp
+	defer func() { useModexp = saved }()
+	for _, on := range []bool{true, false} {
+		useModexp = on
+		name := "modexp"
+		if !on {
+			name = "bigmod+mathbig"
+		}
+		t.Run(name, f)
+	}
+}
+
+// checkRSAPath checks which exponentiation newRSAKey prepared key for.
+func checkRSAPath(t *testing.T, key *rsaKey) {
+	t.Helper()
+	bits := key.pub.N.BitLen()
+	limbs := (bits + 63) / 64
+	wantMod := useModexp && bits <= modexp.MaxBits
+	wantBmod := !useModexp && (limbs == 16 || limbs == 24 || limbs == 32)
+	if (key.mod != nil) != wantMod || (key.bmod != nil) != wantBmod {
+		t.Errorf("%d bits, useModexp %v: modexp %v (want %v), bigmod %v (want %v)",
+			bits, useModexp, key.mod != nil, wantMod, key.bmod != nil, wantBmod)
+	}
+}
+
+func testRSAKeyPKCS1v15MatchesCryptoRSA(t *testing.T) {
 	hashes := []crypto.Hash{crypto.SHA1, crypto.SHA224, crypto.SHA256, crypto.SHA384, crypto.SHA512}
 	for _, priv := range differentialRSAKeys(t) {
 		pub := &priv.PublicKey
@@ -104,10 +140,7 @@ func TestRSAKeyPKCS1v15MatchesCryptoRSA(t *testing.T) {
 			if !key.direct {
 				t.Fatal("key left to crypto/rsa")
 			}
-			limbs := (pub.N.BitLen() + 63) / 64
-			if wantMod := limbs == 16 || limbs == 24 || limbs == 32; (key.mod != nil) != wantMod {
-				t.Errorf("precomputed modulus: %v, want %v", key.mod != nil, wantMod)
-			}
+			checkRSAPath(t, key)
 			for _, h := range hashes {
 				digest := digestOf(h, "LDSSecurityObject")
 				sig, err := rsa.SignPKCS1v15(rand.Reader, priv, h, digest)
@@ -175,10 +208,15 @@ func TestRSAKeyPKCS1v15MatchesCryptoRSA(t *testing.T) {
 // for signatures with several salt lengths, verified with automatic and
 // explicit, right and wrong salt lengths.
 func TestRSAKeyPSSMatchesCryptoRSA(t *testing.T) {
+	forEachRSAPath(t, testRSAKeyPSSMatchesCryptoRSA)
+}
+
+func testRSAKeyPSSMatchesCryptoRSA(t *testing.T) {
 	for _, priv := range differentialRSAKeys(t) {
 		pub := &priv.PublicKey
 		key := newRSAKey(pub)
 		t.Run(fmt.Sprintf("%d-e%d", pub.N.BitLen(), pub.E), func(t *testing.T) {
+			checkRSAPath(t, key)
 			for _, h := range []crypto.Hash{crypto.SHA1, crypto.SHA256, crypto.SHA384, crypto.SHA512} {
 				digest := digestOf(h, "LDSSecurityObject")
 				for _, signSalt := range []int{rsa.PSSSaltLengthEqualsHash, rsa.PSSSaltLengthAuto, 1, 20, 32} {
@@ -254,7 +292,7 @@ func TestRSAKeyLeftToCryptoRSA(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			key := newRSAKey(tc.pub)
-			if key.direct || key.mod != nil {
+			if key.direct || key.mod != nil || key.bmod != nil {
 				t.Fatalf("direct = %v, want crypto/rsa", key.direct)
 			}
 			digest := digestOf(crypto.SHA256, "x")
@@ -307,4 +345,46 @@ func FuzzRSAKeyMatchesCryptoRSA(f *testing.F) {
 				rsa.VerifyPSS(pub, crypto.SHA256, digest, sig, &rsa.PSSOptions{SaltLength: int(salt)}))
 		}
 	})
+}
+
+// TestRSAKeyEncryptPaths checks that the three exponentiations of
+// rsaKey.encrypt (modexp, bigmod for 1024, 1536 and 2048-bit moduli, math/big)
+// agree on valid, random and out-of-range signatures.
+func TestRSAKeyEncryptPaths(t *testing.T) {
+	for _, priv := range differentialRSAKeys(t) {
+		pub := &priv.PublicKey
+		m, err := modexp.NewModulus(pub.N)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := map[string]*rsaKey{
+			"modexp":  {pub: pub, mod: m, direct: true},
+			"mathbig": {pub: pub, direct: true},
+		}
+		if bm, err := bigmod.NewModulus(pub.N.Bytes()); err == nil && (pub.N.BitLen()+63)/64%8 == 0 {
+			keys["bigmod"] = &rsaKey{pub: pub, bmod: bm, direct: true}
+		}
+		sig, err := rsa.SignPKCS1v15(rand.Reader, priv, crypto.SHA256, digestOf(crypto.SHA256, "x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		random := make([]byte, pub.Size())
+		rand.Read(random)
+		random[0] >>= 1
+		for name, s := range map[string][]byte{
+			"valid":  sig,
+			"random": random,
+			"N":      pub.N.Bytes(),
+			"N-1":    new(big.Int).Sub(pub.N, big.NewInt(1)).FillBytes(make([]byte, pub.Size())),
+			"zero":   make([]byte, pub.Size()),
+		} {
+			want, wantOK := keys["mathbig"].encrypt(s)
+			for path, key := range keys {
+				got, gotOK := key.encrypt(s)
+				if gotOK != wantOK || string(got) != string(want) {
+					t.Errorf("%d-bit e=%d %s: %s %x, %v; math/big %x, %v", pub.N.BitLen(), pub.E, name, path, got, gotOK, want, wantOK)
+				}
+			}
+		}
+	}
 }
