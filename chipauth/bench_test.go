@@ -9,17 +9,36 @@ import (
 )
 
 // benchmarkVerify measures one full passive authentication: SOD parse, DS
-// signature, DS→CSCA signature and the DG1/DG2 hashes.
+// signature, DS→CSCA signature and the DG1/DG2 hashes. The same document is
+// verified over and over, so from the second one on its DS certificate comes
+// from the TrustStore's signer cache, as it does in service, where one DS
+// certificate signs every document of its signing period.
 func benchmarkVerify(b *testing.B, p *pki, ds string, scheme sandbox.Scheme, h crypto.Hash) {
+	benchmarkVerifyWith(b, p.trust, p.ds[ds], scheme, h)
+}
+
+// benchmarkVerifyNewDS is benchmarkVerify with the signer cache off: every
+// document reads its DS certificate and prepares its key, as the first document
+// under a DS certificate does. csca is the DS's issuer.
+func benchmarkVerifyNewDS(b *testing.B, csca *sandbox.CSCA, ds *sandbox.DS, scheme sandbox.Scheme, h crypto.Hash) {
+	trust := chipauth.NewTrustStore()
+	if _, err := trust.AddCertificates(csca.DER); err != nil {
+		b.Fatal(err)
+	}
+	trust.SetSignerCacheSize(0)
+	benchmarkVerifyWith(b, trust, ds, scheme, h)
+}
+
+func benchmarkVerifyWith(b *testing.B, trust *chipauth.TrustStore, ds *sandbox.DS, scheme sandbox.Scheme, h crypto.Hash) {
 	dgs := testDataGroups(b)
-	sod, err := sandbox.BuildSOD(p.ds[ds], dgs, h, scheme, sandbox.SODOptions{LDSVersion: 1})
+	sod, err := sandbox.BuildSOD(ds, dgs, h, scheme, sandbox.SODOptions{LDSVersion: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	opts := chipauth.Options{Now: clock, Pepper: []byte("pepper")}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := chipauth.Verify(sod, dgs, p.trust, opts); err != nil {
+		if _, err := chipauth.Verify(sod, dgs, trust, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -54,7 +73,7 @@ func samePKI(b *testing.B, kt sandbox.KeyType, h crypto.Hash) *pki {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := &pki{cscaEC: ca, ds: map[string]*sandbox.DS{string(kt): ds}, trust: chipauth.NewTrustStore()}
+	p := &pki{cscaEC: ca, issuer: ca, ds: map[string]*sandbox.DS{string(kt): ds}, trust: chipauth.NewTrustStore()}
 	if _, err := p.trust.AddCertificates(ca.DER); err != nil {
 		b.Fatal(err)
 	}
@@ -79,4 +98,32 @@ func BenchmarkVerifyBrainpoolP256(b *testing.B) {
 // BenchmarkVerifyBrainpoolP512 is a brainpoolP512r1 document under a brainpoolP512r1 CSCA.
 func BenchmarkVerifyBrainpoolP512(b *testing.B) {
 	benchmarkVerify(b, samePKI(b, sandbox.BrainpoolP512r1, crypto.SHA512), string(sandbox.BrainpoolP512r1), sandbox.ECDSA, crypto.SHA512)
+}
+
+// BenchmarkVerifyRSA2048NewDS is BenchmarkVerifyRSA2048 with every document under
+// a DS certificate the TrustStore has not seen (signer cache off).
+func BenchmarkVerifyRSA2048NewDS(b *testing.B) {
+	p := mustPKI(b)
+	benchmarkVerifyNewDS(b, p.cscaRSA, p.ds["RSA-2048"], sandbox.PKCS1v15, crypto.SHA256)
+}
+
+// BenchmarkVerifyRSA3072NewDS is BenchmarkVerifyRSA3072 with every document under
+// a DS certificate the TrustStore has not seen (signer cache off).
+func BenchmarkVerifyRSA3072NewDS(b *testing.B) {
+	p := samePKI(b, sandbox.RSA3072, crypto.SHA256)
+	benchmarkVerifyNewDS(b, p.issuer, p.ds[string(sandbox.RSA3072)], sandbox.PKCS1v15, crypto.SHA256)
+}
+
+// BenchmarkVerifyRSA4096NewDS is BenchmarkVerifyRSA4096 with every document under
+// a DS certificate the TrustStore has not seen (signer cache off).
+func BenchmarkVerifyRSA4096NewDS(b *testing.B) {
+	p := samePKI(b, sandbox.RSA4096, crypto.SHA256)
+	benchmarkVerifyNewDS(b, p.issuer, p.ds[string(sandbox.RSA4096)], sandbox.PKCS1v15, crypto.SHA256)
+}
+
+// BenchmarkVerifyBrainpoolP256NewDS is BenchmarkVerifyBrainpoolP256 with every
+// document under a DS certificate the TrustStore has not seen (signer cache off).
+func BenchmarkVerifyBrainpoolP256NewDS(b *testing.B) {
+	p := samePKI(b, sandbox.BrainpoolP256r1, crypto.SHA256)
+	benchmarkVerifyNewDS(b, p.issuer, p.ds[string(sandbox.BrainpoolP256r1)], sandbox.ECDSA, crypto.SHA256)
 }

@@ -25,6 +25,7 @@ var yearAgo = testNow.AddDate(-1, 0, 0)
 type pki struct {
 	cscaEC, cscaRSA *sandbox.CSCA          // P-256 with explicit parameters; RSA-2048
 	ds              map[string]*sandbox.DS // by key type, plus "+explicit" for explicit parameters
+	issuer          *sandbox.CSCA          // samePKI's one CSCA (the issuer of its one DS)
 	trust           *chipauth.TrustStore
 }
 

@@ -50,6 +50,12 @@ type signerInfo struct {
 // identifier as well as by issuer and serial number. The tests check that it
 // agrees with digitorus/pkcs7 on every envelope pkcs7 can read.
 func parseSignedData(b []byte) (*signedData, error) {
+	return parseSignedDataWith(b, nil)
+}
+
+// parseSignedDataWith is parseSignedData taking the embedded certificates from
+// signers when it holds them (see signerCache); signers may be nil.
+func parseSignedDataWith(b []byte, signers *signerCache) (*signedData, error) {
 	ci, rest, err := readElement(b)
 	if err != nil {
 		return nil, err
@@ -76,14 +82,14 @@ func parseSignedData(b []byte) (*signedData, error) {
 	if err != nil || len(inner) != 1 {
 		return nil, errors.New("ContentInfo: malformed [0] content")
 	}
-	sd, err := readSignedData(inner[0])
+	sd, err := readSignedData(inner[0], signers)
 	if err != nil {
 		return nil, err
 	}
 	return sd, nil
 }
 
-func readSignedData(e element) (*signedData, error) {
+func readSignedData(e element, signers *signerCache) (*signedData, error) {
 	if err := e.expect(classUniversal, tagSequence, true, "SignedData SEQUENCE"); err != nil {
 		return nil, err
 	}
@@ -108,7 +114,7 @@ func readSignedData(e element) (*signedData, error) {
 	}
 	i := 3
 	if i < len(f) && f[i].is(classContext, 0) {
-		if sd.certs, err = readCertificates(f[i]); err != nil {
+		if sd.certs, err = readCertificates(f[i], signers); err != nil {
 			return nil, err
 		}
 		i++
@@ -165,7 +171,7 @@ func readEncapContent(e element) (asn1.ObjectIdentifier, []byte, error) {
 	return ct, content, nil
 }
 
-func readCertificates(e element) ([]*certificate, error) {
+func readCertificates(e element, signers *signerCache) ([]*certificate, error) {
 	items, err := e.children()
 	if err != nil {
 		return nil, err
@@ -179,7 +185,7 @@ func readCertificates(e element) ([]*certificate, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := parseCertificate(der)
+		c, err := signers.parse(der)
 		if err != nil {
 			return nil, fmt.Errorf("embedded %w", err)
 		}

@@ -17,13 +17,19 @@ import (
 // certificate in it, CSCA or link certificate, is a trust anchor: a DS
 // certificate is accepted when one of them signed it, and no path is built.
 // A TrustStore is safe for concurrent Verify calls once loading is done; the Add
-// methods must not run concurrently with Verify.
+// methods and SetSignerCacheSize must not run concurrently with Verify.
+//
+// A TrustStore also keeps the Document Signer certificates of the documents it
+// has verified, parsed, so that the next document under the same DS certificate
+// does not read it again (DefaultSignerCacheSize of them; SetSignerCacheSize).
+// Every document's signatures, key usage and validity are still checked.
 type TrustStore struct {
 	anchors []*certificate
 	bySKI   map[string][]*certificate
 	byName  map[string][]*certificate
 	seen    map[[32]byte]bool
 	skipped int
+	signers signerCache
 }
 
 // TrustOptions configures loading of a trust store.
@@ -42,11 +48,21 @@ type TrustOptions struct {
 // NewTrustStore returns an empty trust store.
 func NewTrustStore() *TrustStore {
 	return &TrustStore{
-		bySKI:  map[string][]*certificate{},
-		byName: map[string][]*certificate{},
-		seen:   map[[32]byte]bool{},
+		bySKI:   map[string][]*certificate{},
+		byName:  map[string][]*certificate{},
+		seen:    map[[32]byte]bool{},
+		signers: signerCache{max: DefaultSignerCacheSize},
 	}
 }
+
+// SetSignerCacheSize sets how many parsed Document Signer certificates t keeps
+// (DefaultSignerCacheSize for a new TrustStore; 0 turns the cache off). A DS
+// certificate signs every document of its signing period, so a service sees the
+// same few hundred again and again; reading one costs about as much as one of a
+// document's two signature verifications. Only the reading is saved: each
+// document's SOD signature, the DS certificate's signature by its CSCA, its key
+// usage and validity are checked every time. Each entry takes a few KiB.
+func (t *TrustStore) SetSignerCacheSize(n int) { t.signers.resize(n) }
 
 // Len returns the number of trust anchors.
 func (t *TrustStore) Len() int { return len(t.anchors) }

@@ -67,7 +67,11 @@ func verify(res *Result, sod []byte, dataGroups map[int][]byte, trust *TrustStor
 	if err != nil {
 		return fail(StepSODParse, 0, err, "EF.SOD is malformed")
 	}
-	sd, err := parseSignedData(ci)
+	var signers *signerCache
+	if trust != nil {
+		signers = &trust.signers
+	}
+	sd, err := parseSignedDataWith(ci, signers)
 	if err != nil {
 		return fail(StepSODParse, 0, err, "CMS SignedData is malformed")
 	}
