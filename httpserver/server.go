@@ -136,6 +136,8 @@ type Server struct {
 	// besides storage (anchor, webhooks) report the configuration, which is fixed once
 	// New returns, so the bodies are encoded once (healthBodies).
 	healthOK, healthDown []byte
+	// probeDeadline bounds the health probes (healthTimeout).
+	probeDeadline sharedDeadline
 	// anchorLease elects the one replica that runs the anchoring workers (nil: no
 	// anchoring service).
 	anchorLease *lease.Lease

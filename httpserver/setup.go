@@ -40,6 +40,7 @@ func (s *Server) setup() error {
 	if s.cfg.Outbox == nil {
 		webhooks = "disabled"
 	}
+	s.probeDeadline.timeout = healthTimeout
 	s.healthOK, s.healthDown = healthBodies(s.cfg.Version, map[string]string{"anchor": anchor, "webhooks": webhooks})
 	if s.cfg.Outbox != nil {
 		// Refreshed by Run every few seconds, never by a scrape (a scrape must not
