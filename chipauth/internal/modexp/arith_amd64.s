@@ -2,14 +2,67 @@
 
 #include "textflag.h"
 
+// ADDMUL8 adds x[0:8]·DX to z[0:8], SI = &x[0] and DI = &z[0], BX the carry
+// word in and out, and moves SI and DI on by 8 limbs. The high word of limb i
+// joins limb i+1's low word on the CF chain (ADCX) and z[i+1] joins on the OF
+// chain (ADOX); both chains are folded into BX at the end (the sum cannot exceed
+// 2^128-1, so BX does not overflow). Clobbers R8, R9 and the flags.
+#define ADDMUL8 \
+	XORQ R9, R9 /* CF = OF = 0 */; \
+	MULXQ 0(SI), R8, R9; \
+	ADCXQ BX, R8; \
+	ADOXQ 0(DI), R8; \
+	MOVQ  R8, 0(DI); \
+	MULXQ 8(SI), R8, BX; \
+	ADCXQ R9, R8; \
+	ADOXQ 8(DI), R8; \
+	MOVQ  R8, 8(DI); \
+	MULXQ 16(SI), R8, R9; \
+	ADCXQ BX, R8; \
+	ADOXQ 16(DI), R8; \
+	MOVQ  R8, 16(DI); \
+	MULXQ 24(SI), R8, BX; \
+	ADCXQ R9, R8; \
+	ADOXQ 24(DI), R8; \
+	MOVQ  R8, 24(DI); \
+	MULXQ 32(SI), R8, R9; \
+	ADCXQ BX, R8; \
+	ADOXQ 32(DI), R8; \
+	MOVQ  R8, 32(DI); \
+	MULXQ 40(SI), R8, BX; \
+	ADCXQ R9, R8; \
+	ADOXQ 40(DI), R8; \
+	MOVQ  R8, 40(DI); \
+	MULXQ 48(SI), R8, R9; \
+	ADCXQ BX, R8; \
+	ADOXQ 48(DI), R8; \
+	MOVQ  R8, 48(DI); \
+	MULXQ 56(SI), R8, BX; \
+	ADCXQ R9, R8; \
+	ADOXQ 56(DI), R8; \
+	MOVQ  R8, 56(DI); \
+	MOVQ  $0, R9 /* MOV leaves the flags alone */; \
+	ADCXQ R9, BX; \
+	ADOXQ R9, BX; \
+	LEAQ  64(SI), SI; \
+	LEAQ  64(DI), DI
+
+// ADDMUL1 is ADDMUL8 for one limb, with one carry chain (ADD/ADC).
+#define ADDMUL1 \
+	MULXQ 0(SI), R8, R9; \
+	ADDQ  BX, R8; \
+	ADCQ  $0, R9; \
+	ADDQ  0(DI), R8; \
+	ADCQ  $0, R9; \
+	MOVQ  R8, 0(DI); \
+	MOVQ  R9, BX; \
+	LEAQ  8(SI), SI; \
+	LEAQ  8(DI), DI
+
 // func addMulVVWADX(z, x []uint64, y uint64) (c uint64)
 //
-// z[i] += x[i]·y, from i = 0. RDX = y for MULX; BX carries the high word
-// between limbs. In a block of 8, the high word of limb i joins limb i+1's low
-// word on the CF chain (ADCX) and z[i+1] joins on the OF chain (ADOX); both
-// chains are folded into BX at the end of the block (the sum cannot exceed
-// 2^128-1, so BX does not overflow), and the loop bookkeeping may then clobber
-// the flags.
+// z[i] += x[i]·y, from i = 0, in blocks of 8 limbs (ADDMUL8) and then one by
+// one (ADDMUL1). RDX = y for MULX; BX carries the high word between limbs.
 TEXT ·addMulVVWADX(SB), NOSPLIT, $0-64
 	MOVQ z_base+0(FP), DI
 	MOVQ z_len+8(FP), CX
@@ -21,43 +74,7 @@ TEXT ·addMulVVWADX(SB), NOSPLIT, $0-64
 	JZ   adxTail
 
 adxLoop8:
-	XORQ R10, R10 // R10 = 0, CF = OF = 0
-	MULXQ 0(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 0(DI), R8
-	MOVQ  R8, 0(DI)
-	MULXQ 8(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 8(DI), R8
-	MOVQ  R8, 8(DI)
-	MULXQ 16(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 16(DI), R8
-	MOVQ  R8, 16(DI)
-	MULXQ 24(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 24(DI), R8
-	MOVQ  R8, 24(DI)
-	MULXQ 32(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 32(DI), R8
-	MOVQ  R8, 32(DI)
-	MULXQ 40(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 40(DI), R8
-	MOVQ  R8, 40(DI)
-	MULXQ 48(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 48(DI), R8
-	MOVQ  R8, 48(DI)
-	MULXQ 56(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 56(DI), R8
-	MOVQ  R8, 56(DI)
-	ADCXQ R10, BX
-	ADOXQ R10, BX
-	LEAQ  64(SI), SI
-	LEAQ  64(DI), DI
+	ADDMUL8
 	DECQ  R11
 	JNZ   adxLoop8
 
@@ -66,15 +83,7 @@ adxTail:
 	JZ   adxDone
 
 adxLoop1:
-	MULXQ 0(SI), R8, R9
-	ADDQ  BX, R8
-	ADCQ  $0, R9
-	ADDQ  0(DI), R8
-	ADCQ  $0, R9
-	MOVQ  R8, 0(DI)
-	MOVQ  R9, BX
-	LEAQ  8(SI), SI
-	LEAQ  8(DI), DI
+	ADDMUL1
 	DECQ  CX
 	JNZ   adxLoop1
 
@@ -179,44 +188,7 @@ redcRow:
 	JZ   redcTail
 
 redcLoop8:
-	XORQ R9, R9 // CF = OF = 0
-	MULXQ 0(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 0(DI), R8
-	MOVQ  R8, 0(DI)
-	MULXQ 8(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 8(DI), R8
-	MOVQ  R8, 8(DI)
-	MULXQ 16(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 16(DI), R8
-	MOVQ  R8, 16(DI)
-	MULXQ 24(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 24(DI), R8
-	MOVQ  R8, 24(DI)
-	MULXQ 32(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 32(DI), R8
-	MOVQ  R8, 32(DI)
-	MULXQ 40(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 40(DI), R8
-	MOVQ  R8, 40(DI)
-	MULXQ 48(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 48(DI), R8
-	MOVQ  R8, 48(DI)
-	MULXQ 56(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 56(DI), R8
-	MOVQ  R8, 56(DI)
-	MOVQ  $0, R9 // MOV leaves the flags alone
-	ADCXQ R9, BX
-	ADOXQ R9, BX
-	LEAQ  64(SI), SI
-	LEAQ  64(DI), DI
+	ADDMUL8
 	DECQ  R11
 	JNZ   redcLoop8
 
@@ -226,15 +198,7 @@ redcTail:
 	JZ   redcRowEnd
 
 redcLoop1:
-	MULXQ 0(SI), R8, R9
-	ADDQ  BX, R8
-	ADCQ  $0, R9
-	ADDQ  0(DI), R8
-	ADCQ  $0, R9
-	MOVQ  R8, 0(DI)
-	MOVQ  R9, BX
-	LEAQ  8(SI), SI
-	LEAQ  8(DI), DI
+	ADDMUL1
 	DECQ  CX
 	JNZ   redcLoop1
 
@@ -275,44 +239,7 @@ mulRow:
 	JZ   mulTail
 
 mulLoop8:
-	XORQ R9, R9 // CF = OF = 0
-	MULXQ 0(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 0(DI), R8
-	MOVQ  R8, 0(DI)
-	MULXQ 8(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 8(DI), R8
-	MOVQ  R8, 8(DI)
-	MULXQ 16(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 16(DI), R8
-	MOVQ  R8, 16(DI)
-	MULXQ 24(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 24(DI), R8
-	MOVQ  R8, 24(DI)
-	MULXQ 32(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 32(DI), R8
-	MOVQ  R8, 32(DI)
-	MULXQ 40(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 40(DI), R8
-	MOVQ  R8, 40(DI)
-	MULXQ 48(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 48(DI), R8
-	MOVQ  R8, 48(DI)
-	MULXQ 56(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 56(DI), R8
-	MOVQ  R8, 56(DI)
-	MOVQ  $0, R9 // MOV leaves the flags alone
-	ADCXQ R9, BX
-	ADOXQ R9, BX
-	LEAQ  64(SI), SI
-	LEAQ  64(DI), DI
+	ADDMUL8
 	DECQ  R11
 	JNZ   mulLoop8
 
@@ -322,15 +249,7 @@ mulTail:
 	JZ   mulRowEnd
 
 mulLoop1:
-	MULXQ 0(SI), R8, R9
-	ADDQ  BX, R8
-	ADCQ  $0, R9
-	ADDQ  0(DI), R8
-	ADCQ  $0, R9
-	MOVQ  R8, 0(DI)
-	MOVQ  R9, BX
-	LEAQ  8(SI), SI
-	LEAQ  8(DI), DI
+	ADDMUL1
 	DECQ  CX
 	JNZ   mulLoop1
 
@@ -364,44 +283,7 @@ sqrRow:
 	JZ   sqrTail
 
 sqrLoop8:
-	XORQ R9, R9 // CF = OF = 0
-	MULXQ 0(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 0(DI), R8
-	MOVQ  R8, 0(DI)
-	MULXQ 8(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 8(DI), R8
-	MOVQ  R8, 8(DI)
-	MULXQ 16(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 16(DI), R8
-	MOVQ  R8, 16(DI)
-	MULXQ 24(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 24(DI), R8
-	MOVQ  R8, 24(DI)
-	MULXQ 32(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 32(DI), R8
-	MOVQ  R8, 32(DI)
-	MULXQ 40(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 40(DI), R8
-	MOVQ  R8, 40(DI)
-	MULXQ 48(SI), R8, R9
-	ADCXQ BX, R8
-	ADOXQ 48(DI), R8
-	MOVQ  R8, 48(DI)
-	MULXQ 56(SI), R8, BX
-	ADCXQ R9, R8
-	ADOXQ 56(DI), R8
-	MOVQ  R8, 56(DI)
-	MOVQ  $0, R9 // MOV leaves the flags alone
-	ADCXQ R9, BX
-	ADOXQ R9, BX
-	LEAQ  64(SI), SI
-	LEAQ  64(DI), DI
+	ADDMUL8
 	DECQ  R11
 	JNZ   sqrLoop8
 
@@ -411,15 +293,7 @@ sqrTail:
 	JZ   sqrRowEnd
 
 sqrLoop1:
-	MULXQ 0(SI), R8, R9
-	ADDQ  BX, R8
-	ADCQ  $0, R9
-	ADDQ  0(DI), R8
-	ADCQ  $0, R9
-	MOVQ  R8, 0(DI)
-	MOVQ  R9, BX
-	LEAQ  8(SI), SI
-	LEAQ  8(DI), DI
+	ADDMUL1
 	DECQ  CX
 	JNZ   sqrLoop1
 
