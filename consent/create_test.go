@@ -258,3 +258,27 @@ func TestGetAndEnvironmentIsolation(t *testing.T) {
 	require.Equal(t, r.ID, s.RequestID)
 	require.Equal(t, r.Scope, s.Scope)
 }
+
+// TestHas answers as Get finds: nil for a request of the environment, Get's very
+// not_found error otherwise, and the storage error when the store fails.
+func TestHas(t *testing.T) {
+	f := newFixture(t)
+	r := f.create(nil)
+	require.NoError(t, f.svc.Has(f.ctx, veriland.Sandbox, r.ID))
+	for _, tc := range []struct {
+		env veriland.Environment
+		id  string
+	}{
+		{veriland.Production, r.ID},
+		{veriland.Sandbox, "vrq_aaaaaaaaaaaaaaaaaaaaaaaaaa"},
+		{veriland.Sandbox, "vrq_x"},
+		{veriland.Sandbox, ""},
+		{veriland.Sandbox, "../../etc"},
+	} {
+		_, want := f.svc.Get(f.ctx, tc.env, tc.id)
+		got := f.svc.Has(f.ctx, tc.env, tc.id)
+		requireCode(t, got, veriland.CodeNotFound, "")
+		require.Equal(t, want.Error(), got.Error(), "%s %q", tc.env, tc.id)
+	}
+	require.Error(t, f.svc.Has(f.ctx, "STAGING", r.ID), "an unknown environment is refused")
+}

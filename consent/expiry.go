@@ -3,9 +3,11 @@ package consent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage"
 )
 
@@ -22,6 +24,30 @@ const DefaultSweepLimit = 100
 func (s *Service) Get(ctx context.Context, env veriland.Environment, id string) (*Request, error) {
 	r, _, err := s.get(ctx, env, id)
 	return r, err
+}
+
+// Has reports whether request id exists in env, as Get would find it: nil, or
+// Get's not_found error (unknown or malformed id, or a request of the other
+// environment), or a storage error. It reads the key only: it neither decodes the
+// record nor expires it, so a caller that goes on to Decide (which does both) reads
+// the request once.
+func (s *Service) Has(ctx context.Context, env veriland.Environment, id string) error {
+	if err := s.check(env); err != nil {
+		return err
+	}
+	if !ids.Valid(id, IDPrefix) {
+		return notFound(id)
+	}
+	return s.Store.View(ctx, func(tx storage.Tx) error {
+		_, err := tx.Get(repo(tx, env).bucket(bucketRequests), []byte(id))
+		if errors.Is(err, storage.ErrNotFound) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("consent: reading %s: %w", id, err)
+		}
+		return nil
+	})
 }
 
 // get is Get, with the record as stored when the request was read as it is (nil

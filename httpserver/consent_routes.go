@@ -149,8 +149,9 @@ func (s *Server) decideConsent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	id := r.PathValue("requestId")
-	req, env, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.Request, error) {
-		return s.cfg.Consent.Get(r.Context(), env, id)
+	// Which environment holds the request; Decide reads (and, when due, expires) it.
+	_, env, err := findInEnvs(s, r, func(env veriland.Environment) (struct{}, error) {
+		return struct{}{}, s.cfg.Consent.Has(r.Context(), env, id)
 	})
 	if err != nil {
 		return err
@@ -160,7 +161,7 @@ func (s *Server) decideConsent(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	res, err := s.cfg.Consent.Decide(r.Context(), env, req.ID, d)
+	res, err := s.cfg.Consent.Decide(r.Context(), env, id, d)
 	s.notifyWebhooks()
 	if err != nil {
 		s.metrics.verification("consent", string(veriland.CodeOf(err)))
