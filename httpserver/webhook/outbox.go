@@ -188,6 +188,24 @@ type eventPayload struct {
 	Data      json.RawMessage `json:"data"`
 }
 
+// encodePayload returns json.Marshal(eventPayload{typ, timestamp, data}) for data
+// that json.Marshal wrote (compact, HTML-escaped), without what json.Marshal would
+// do again to it: validate and compact a 2-3 KB RawMessage a second time. The
+// strings are encoded by json.Marshal itself; payload_test.go and FuzzEncodePayload
+// check the bytes against json.Marshal.
+func encodePayload(typ, timestamp string, data json.RawMessage) []byte {
+	t, _ := json.Marshal(typ) // a string always encodes
+	ts, _ := json.Marshal(timestamp)
+	b := make([]byte, 0, len(`{"type":,"timestamp":,"data":}`)+len(t)+len(ts)+len(data))
+	b = append(b, `{"type":`...)
+	b = append(b, t...)
+	b = append(b, `,"timestamp":`...)
+	b = append(b, ts...)
+	b = append(b, `,"data":`...)
+	b = append(b, data...)
+	return append(b, '}')
+}
+
 // Enqueue adds a delivery of ev inside tx, the caller's read-write transaction, so that
 // the webhook is queued if and only if the state change it reports commits. The body is
 // built now, once, and sent unchanged by every attempt and replay; its timestamp is the
@@ -255,10 +273,7 @@ func (o *Outbox) Prepare(ctx context.Context, env veriland.Environment, ev Event
 			data = raw
 		}
 	}
-	payload, err := json.Marshal(eventPayload{Type: ev.Type, Timestamp: now.Format(payloadTimeFormat), Data: data})
-	if err != nil {
-		return nil, fmt.Errorf("webhook: encoding payload: %w", err)
-	}
+	payload := encodePayload(ev.Type, now.Format(payloadTimeFormat), data)
 	id, err := ids.New(o.rand(), DeliveryIDPrefix)
 	if err != nil {
 		return nil, err
