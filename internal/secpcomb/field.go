@@ -86,112 +86,47 @@ func feSub(z, a, b *fe) {
 	*z = fe{d0, d1, d2, d3}
 }
 
-// feMul sets z = a * b: a 4×4-limb schoolbook product, unrolled, then reduceWide.
+// feMul sets z = a * b: a 4×4-limb schoolbook product, row by row with mac, then
+// reduce.
 func feMul(z, a, b *fe) {
-	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
 	b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
-	var t0, t1, t2, t3, t4, t5, t6, t7, hi, lo, c, carry uint64
-	hi, lo = bits.Mul64(a0, b0)
-	t0 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a0, b1)
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t1 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a0, b2)
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t2 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a0, b3)
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t3 = lo
-	carry = hi
-	t4 = carry
-	hi, lo = bits.Mul64(a1, b0)
-	lo, c = bits.Add64(lo, t1, 0)
-	hi += c
-	t1 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a1, b1)
-	lo, c = bits.Add64(lo, t2, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t2 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a1, b2)
-	lo, c = bits.Add64(lo, t3, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t3 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a1, b3)
-	lo, c = bits.Add64(lo, t4, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t4 = lo
-	carry = hi
-	t5 = carry
-	hi, lo = bits.Mul64(a2, b0)
-	lo, c = bits.Add64(lo, t2, 0)
-	hi += c
-	t2 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a2, b1)
-	lo, c = bits.Add64(lo, t3, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t3 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a2, b2)
-	lo, c = bits.Add64(lo, t4, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t4 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a2, b3)
-	lo, c = bits.Add64(lo, t5, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t5 = lo
-	carry = hi
-	t6 = carry
-	hi, lo = bits.Mul64(a3, b0)
-	lo, c = bits.Add64(lo, t3, 0)
-	hi += c
-	t3 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a3, b1)
-	lo, c = bits.Add64(lo, t4, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t4 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a3, b2)
-	lo, c = bits.Add64(lo, t5, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t5 = lo
-	carry = hi
-	hi, lo = bits.Mul64(a3, b3)
-	lo, c = bits.Add64(lo, t6, 0)
-	hi += c
-	lo, c = bits.Add64(lo, carry, 0)
-	hi += c
-	t6 = lo
-	carry = hi
-	t7 = carry
+	var t0, t1, t2, t3, t4, t5, t6, t7, c uint64
+	c, t0 = bits.Mul64(a[0], b0)
+	c, t1 = madd(a[0], b1, c)
+	c, t2 = madd(a[0], b2, c)
+	t4, t3 = madd(a[0], b3, c)
+	c, t1 = madd(a[1], b0, t1)
+	c, t2 = mac(a[1], b1, t2, c)
+	c, t3 = mac(a[1], b2, t3, c)
+	t5, t4 = mac(a[1], b3, t4, c)
+	c, t2 = madd(a[2], b0, t2)
+	c, t3 = mac(a[2], b1, t3, c)
+	c, t4 = mac(a[2], b2, t4, c)
+	t6, t5 = mac(a[2], b3, t5, c)
+	c, t3 = madd(a[3], b0, t3)
+	c, t4 = mac(a[3], b1, t4, c)
+	c, t5 = mac(a[3], b2, t5, c)
+	t7, t6 = mac(a[3], b3, t6, c)
 	reduce(z, t0, t1, t2, t3, t4, t5, t6, t7)
+}
+
+// madd returns x·y + t as hi, lo; it cannot overflow 128 bits.
+func madd(x, y, t uint64) (hi, lo uint64) {
+	hi, lo = bits.Mul64(x, y)
+	var cc uint64
+	lo, cc = bits.Add64(lo, t, 0)
+	return hi + cc, lo
+}
+
+// mac returns x·y + t + c as hi, lo; it cannot overflow 128 bits.
+func mac(x, y, t, c uint64) (hi, lo uint64) {
+	hi, lo = bits.Mul64(x, y)
+	var cc uint64
+	lo, cc = bits.Add64(lo, t, 0)
+	hi += cc
+	lo, cc = bits.Add64(lo, c, 0)
+	hi += cc
+	return hi, lo
 }
 
 // feSquare sets z = a².
