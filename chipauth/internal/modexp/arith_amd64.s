@@ -91,6 +91,17 @@ adxDone:
 	MOVQ BX, c+56(FP)
 	RET
 
+// MULQSTEP(off) adds x[off/8]·R9 to z[off/8], SI = &x and DI = &z, with BX the
+// carry word in and out (MULQ: DX:AX = AX·R9). Clobbers AX, DX and the flags.
+#define MULQSTEP(off) \
+	MOVQ off(SI), AX; \
+	MULQ R9; \
+	ADDQ BX, AX; \
+	ADCQ $0, DX; \
+	ADDQ AX, off(DI); \
+	ADCQ $0, DX; \
+	MOVQ DX, BX
+
 // func addMulVVWMULQ(z, x []uint64, y uint64) (c uint64)
 //
 // z[i] += x[i]·y with MULQ (DX:AX = AX·R9); BX carries the high word.
@@ -105,34 +116,10 @@ TEXT ·addMulVVWMULQ(SB), NOSPLIT, $0-64
 	JZ   mulqTail
 
 mulqLoop4:
-	MOVQ 0(SI), AX
-	MULQ R9
-	ADDQ BX, AX
-	ADCQ $0, DX
-	ADDQ AX, 0(DI)
-	ADCQ $0, DX
-	MOVQ DX, BX
-	MOVQ 8(SI), AX
-	MULQ R9
-	ADDQ BX, AX
-	ADCQ $0, DX
-	ADDQ AX, 8(DI)
-	ADCQ $0, DX
-	MOVQ DX, BX
-	MOVQ 16(SI), AX
-	MULQ R9
-	ADDQ BX, AX
-	ADCQ $0, DX
-	ADDQ AX, 16(DI)
-	ADCQ $0, DX
-	MOVQ DX, BX
-	MOVQ 24(SI), AX
-	MULQ R9
-	ADDQ BX, AX
-	ADCQ $0, DX
-	ADDQ AX, 24(DI)
-	ADCQ $0, DX
-	MOVQ DX, BX
+	MULQSTEP(0)
+	MULQSTEP(8)
+	MULQSTEP(16)
+	MULQSTEP(24)
 	LEAQ 32(SI), SI
 	LEAQ 32(DI), DI
 	DECQ R11
@@ -143,13 +130,7 @@ mulqTail:
 	JZ   mulqDone
 
 mulqLoop1:
-	MOVQ 0(SI), AX
-	MULQ R9
-	ADDQ BX, AX
-	ADCQ $0, DX
-	ADDQ AX, 0(DI)
-	ADCQ $0, DX
-	MOVQ DX, BX
+	MULQSTEP(0)
 	LEAQ 8(SI), SI
 	LEAQ 8(DI), DI
 	DECQ CX
