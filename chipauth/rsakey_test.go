@@ -15,8 +15,17 @@ import (
 	"github.com/veriland/veriland/chipauth/internal/modexp"
 )
 
+// sigCase is one verification both rsaKey and crypto/rsa are asked to make.
+type sigCase struct {
+	name   string
+	h      crypto.Hash
+	digest []byte
+	sig    []byte
+}
+
 // testRSAKey makes an RSA key of exactly bits bits with public exponent e
 // (crypto/rsa.GenerateKey always uses 65537).
+
 func testRSAKey(tb testing.TB, bits, e int) *rsa.PrivateKey {
 	tb.Helper()
 	one := big.NewInt(1)
@@ -163,12 +172,7 @@ func testRSAKeyPKCS1v15MatchesCryptoRSA(t *testing.T) {
 					bad[2] = 0xfe
 					short = rawRSASign(priv, bad)
 				}
-				cases := []struct {
-					name   string
-					h      crypto.Hash
-					digest []byte
-					sig    []byte
-				}{
+				cases := []sigCase{
 					{"valid", h, digest, sig},
 					{"corrupted", h, digest, flipped},
 					{"other digest", h, digestOf(h, "other"), sig},
@@ -184,12 +188,7 @@ func testRSAKeyPKCS1v15MatchesCryptoRSA(t *testing.T) {
 				}
 				for _, other := range hashes {
 					if other != h {
-						cases = append(cases, struct {
-							name   string
-							h      crypto.Hash
-							digest []byte
-							sig    []byte
-						}{"wrong hash " + other.String(), other, digestOf(other, "LDSSecurityObject"), sig})
+						cases = append(cases, sigCase{"wrong hash " + other.String(), other, digestOf(other, "LDSSecurityObject"), sig})
 					}
 				}
 				for _, c := range cases {
@@ -243,12 +242,7 @@ func testRSAKeyPSSMatchesCryptoRSA(t *testing.T) {
 						broken = [][]byte{rawRSASign(priv, badTrailer), rawRSASign(priv, topBits), rawRSASign(priv, append([]byte{1}, em[1:]...))}
 					}
 					for _, verifySalt := range []int{0, 1, 20, 32, h.Size(), 64, pub.Size() - h.Size() - 2, pub.Size()} {
-						for _, c := range []struct {
-							name   string
-							h      crypto.Hash
-							digest []byte
-							sig    []byte
-						}{
+						for _, c := range []sigCase{
 							{"valid", h, digest, sig},
 							{"corrupted", h, digest, flipped},
 							{"other digest", h, digestOf(h, "other"), sig},
