@@ -25,7 +25,6 @@ type sigCase struct {
 
 // testRSAKey makes an RSA key of exactly bits bits with public exponent e
 // (crypto/rsa.GenerateKey always uses 65537).
-
 func testRSAKey(tb testing.TB, bits, e int) *rsa.PrivateKey {
 	tb.Helper()
 	one := big.NewInt(1)
