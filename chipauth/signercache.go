@@ -56,12 +56,7 @@ func (c *signerCache) parse(der []byte) (*certificate, error) {
 	if c.certs == nil {
 		c.certs = make(map[[32]byte]*certificate)
 	}
-	for k := range c.certs {
-		if len(c.certs) < c.max {
-			break
-		}
-		delete(c.certs, k)
-	}
+	c.evictTo(c.max - 1)
 	c.certs[fp] = cert
 	return cert, nil
 }
@@ -71,9 +66,14 @@ func (c *signerCache) resize(n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.max = max(n, 0)
+	c.evictTo(c.max)
+}
+
+// evictTo drops arbitrary entries until at most n are left; c.mu must be held.
+func (c *signerCache) evictTo(n int) {
 	for k := range c.certs {
-		if len(c.certs) <= c.max {
-			break
+		if len(c.certs) <= n {
+			return
 		}
 		delete(c.certs, k)
 	}
