@@ -3,11 +3,9 @@ package consent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage"
 )
 
@@ -35,18 +33,9 @@ func (s *Service) Has(ctx context.Context, env veriland.Environment, id string) 
 	if err := s.check(env); err != nil {
 		return err
 	}
-	if !ids.Valid(id, IDPrefix) {
-		return notFound(id)
-	}
 	return s.Store.View(ctx, func(tx storage.Tx) error {
-		_, err := tx.Get(repo(tx, env).bucket(bucketRequests), []byte(id))
-		if errors.Is(err, storage.ErrNotFound) {
-			return notFound(id)
-		}
-		if err != nil {
-			return fmt.Errorf("consent: reading %s: %w", id, err)
-		}
-		return nil
+		_, err := repo(tx, env).requestBytes(id)
+		return err
 	})
 }
 

@@ -43,17 +43,27 @@ func (r repository) request(id string) (*Request, error) {
 	return req, err
 }
 
-// requestRaw is request, with the record as stored.
-func (r repository) requestRaw(id string) (*Request, []byte, error) {
+// requestBytes returns request id's record as stored, without decoding it; an
+// unknown or malformed id is not_found.
+func (r repository) requestBytes(id string) ([]byte, error) {
 	if !ids.Valid(id, IDPrefix) {
-		return nil, nil, notFound(id)
+		return nil, notFound(id)
 	}
 	b, err := r.tx.Get(r.bucket(bucketRequests), []byte(id))
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, nil, notFound(id)
+		return nil, notFound(id)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("consent: reading %s: %w", id, err)
+		return nil, fmt.Errorf("consent: reading %s: %w", id, err)
+	}
+	return b, nil
+}
+
+// requestRaw is request, with the record as stored.
+func (r repository) requestRaw(id string) (*Request, []byte, error) {
+	b, err := r.requestBytes(id)
+	if err != nil {
+		return nil, nil, err
 	}
 	var req Request
 	if err := json.Unmarshal(b, &req); err != nil {
