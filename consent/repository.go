@@ -78,12 +78,12 @@ func (r repository) requestRaw(id string) (*Request, []byte, error) {
 
 // unchanged reports whether request id is stored as raw, byte for byte.
 func (r repository) unchanged(id string, raw []byte) (bool, error) {
-	b, err := r.tx.Get(r.bucket(bucketRequests), []byte(id))
-	if errors.Is(err, storage.ErrNotFound) {
+	b, err := r.requestBytes(id)
+	if veriland.IsCode(err, veriland.CodeNotFound) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("consent: reading %s: %w", id, err)
+		return false, err
 	}
 	return bytes.Equal(b, raw), nil
 }
