@@ -181,18 +181,12 @@ type Event struct {
 	Data any
 }
 
-// eventPayload is the body of every attempt (SPEC S8).
-type eventPayload struct {
-	Type      string          `json:"type"`
-	Timestamp string          `json:"timestamp"`
-	Data      json.RawMessage `json:"data"`
-}
-
-// encodePayload returns json.Marshal(eventPayload{typ, timestamp, data}) for data
-// that json.Marshal wrote (compact, HTML-escaped), without what json.Marshal would
-// do again to it: validate and compact a 2-3 KB RawMessage a second time. The
-// strings are encoded by json.Marshal itself; payload_test.go and FuzzEncodePayload
-// check the bytes against json.Marshal.
+// encodePayload returns the body of every attempt (SPEC S8),
+// {"type":…,"timestamp":…,"data":…}, exactly as json.Marshal writes that struct
+// (payload_test.go's eventPayload), for data that json.Marshal wrote (compact,
+// HTML-escaped), without what json.Marshal would do again to it: validate and
+// compact a 2-3 KB RawMessage a second time. The strings are encoded by
+// json.Marshal itself; TestEncodePayload and FuzzEncodePayload check the bytes.
 func encodePayload(typ, timestamp string, data json.RawMessage) []byte {
 	t, _ := json.Marshal(typ) // a string always encodes
 	ts, _ := json.Marshal(timestamp)

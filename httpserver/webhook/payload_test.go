@@ -6,6 +6,14 @@ import (
 	"testing"
 )
 
+// eventPayload is the body of every attempt (SPEC S8), the struct encodePayload
+// writes as json.Marshal would.
+type eventPayload struct {
+	Type      string          `json:"type"`
+	Timestamp string          `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
+}
+
 // TestEncodePayload: encodePayload writes exactly json.Marshal's bytes for the
 // payload, for data json.Marshal wrote, including the characters json.Marshal
 // escapes (HTML, U+2028/U+2029, controls, invalid UTF-8).
