@@ -61,14 +61,7 @@ func testCertificates(tb testing.TB) map[string][]byte {
 	}
 	sods, _ := filepath.Glob(filepath.Join("testdata", "*_EF_SOD.der"))
 	for _, name := range sods {
-		ci, err := unwrapSOD(readTestdata(tb, filepath.Base(name)))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		sd, err := parseSignedData(ci)
-		if err != nil {
-			tb.Fatal(err)
-		}
+		sd := mustSignedData(tb, readTestdata(tb, filepath.Base(name)))
 		for i, c := range sd.certs {
 			out[fmt.Sprintf("%s#%d", filepath.Base(name), i)] = c.raw
 		}
@@ -278,14 +271,7 @@ func FuzzDERValuesAgreeWithASN1(f *testing.F) {
 func TestRealSODsReadWithoutReflection(t *testing.T) {
 	sods, _ := filepath.Glob(filepath.Join("testdata", "*_EF_SOD.der"))
 	for _, file := range sods {
-		ci, err := unwrapSOD(readTestdata(t, filepath.Base(file)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sd, err := parseSignedData(ci)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sd := mustSignedData(t, readTestdata(t, filepath.Base(file)))
 		lds, ok := readLDSSecurityObjectDER(sd.content)
 		var ref rawLDSSecurityObject
 		if _, err := asn1.Unmarshal(sd.content, &ref); !ok || err != nil || !reflect.DeepEqual(lds, ref) {

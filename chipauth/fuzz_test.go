@@ -46,15 +46,7 @@ func FuzzVerifySOD(f *testing.F) {
 func FuzzParseCertificate(f *testing.F) {
 	addSeedFiles(f, "*.cer")
 	for _, name := range []string{"gmrtd_DE_EF_SOD.der", "gmrtd_RU_EF_SOD.der", "gmrtd_ID_EF_SOD.der"} {
-		ci, err := unwrapSOD(readTestdata(f, name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		sd, err := parseSignedData(ci)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, c := range sd.certs {
+		for _, c := range mustSignedData(f, readTestdata(f, name)).certs {
 			f.Add(c.raw)
 			e, _, err := readElement(c.rawTBS)
 			if err != nil {

@@ -112,13 +112,9 @@ func TestParsePublicKeyRSA(t *testing.T) {
 // mustSPKIFromVector returns the RSA DS key of the US SOD.
 func mustSPKIFromVector(t *testing.T) []byte {
 	t.Helper()
-	ci, err := unwrapSOD(readTestdata(t, "gmrtd_US_EF_SOD.der"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sd, err := parseSignedData(ci)
-	if err != nil || len(sd.certs) != 1 {
-		t.Fatalf("parseSignedData: %v", err)
+	sd := mustSignedData(t, readTestdata(t, "gmrtd_US_EF_SOD.der"))
+	if len(sd.certs) != 1 {
+		t.Fatalf("%d embedded certificates, want 1", len(sd.certs))
 	}
 	c, err := x509.ParseCertificate(sd.certs[0].raw)
 	if err != nil {

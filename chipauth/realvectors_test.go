@@ -15,6 +15,21 @@ import (
 // window (the DE, FI and GB2023 SODs have no signing time).
 func realNow() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }
 
+// mustSignedData reads the CMS SignedData of sod (with or without its 0x77
+// wrapper), failing tb when it cannot.
+func mustSignedData(tb testing.TB, sod []byte) *signedData {
+	tb.Helper()
+	ci, err := unwrapSOD(sod)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sd, err := parseSignedData(ci)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sd
+}
+
 func readTestdata(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))

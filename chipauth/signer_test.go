@@ -10,13 +10,9 @@ import (
 func TestSignerCertificate(t *testing.T) {
 	var certs []*certificate
 	for _, name := range []string{"gmrtd_DE_EF_SOD.der", "gmrtd_US_EF_SOD.der"} {
-		ci, err := unwrapSOD(readTestdata(t, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sd, err := parseSignedData(ci)
-		if err != nil || len(sd.certs) != 1 {
-			t.Fatalf("%s: %v", name, err)
+		sd := mustSignedData(t, readTestdata(t, name))
+		if len(sd.certs) != 1 {
+			t.Fatalf("%s: %d embedded certificates, want 1", name, len(sd.certs))
 		}
 		certs = append(certs, sd.certs[0])
 	}

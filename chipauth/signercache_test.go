@@ -50,15 +50,7 @@ func TestSignerCacheSameResult(t *testing.T) {
 	}
 	embedded := map[[32]byte]bool{} // some SODs carry more than their DS certificate
 	for _, sod := range sods {
-		ci, err := unwrapSOD(sod)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sd, err := parseSignedData(ci)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range sd.certs {
+		for _, c := range mustSignedData(t, sod).certs {
 			embedded[c.fingerprint] = true
 		}
 	}
