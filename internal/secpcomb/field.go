@@ -135,27 +135,13 @@ func feSquare(z, a *fe) { feMul(z, a, a) }
 // reduce sets z to the 512-bit t0 + t1·2^64 + … + t7·2^448 mod p, using
 // 2^256 ≡ reduceC.
 func reduce(z *fe, t0, t1, t2, t3, t4, t5, t6, t7 uint64) {
-	var hi, lo, c, carry uint64
-	hi, lo = bits.Mul64(t4, reduceC)
-	r0, c := bits.Add64(lo, t0, 0)
-	carry = hi + c
-	hi, lo = bits.Mul64(t5, reduceC)
-	lo, c = bits.Add64(lo, t1, 0)
-	hi += c
-	r1, c := bits.Add64(lo, carry, 0)
-	carry = hi + c
-	hi, lo = bits.Mul64(t6, reduceC)
-	lo, c = bits.Add64(lo, t2, 0)
-	hi += c
-	r2, c := bits.Add64(lo, carry, 0)
-	carry = hi + c
-	hi, lo = bits.Mul64(t7, reduceC)
-	lo, c = bits.Add64(lo, t3, 0)
-	hi += c
-	r3, c := bits.Add64(lo, carry, 0)
-	carry = hi + c
+	carry, r0 := madd(t4, reduceC, t0)
+	carry, r1 := mac(t5, reduceC, t1, carry)
+	carry, r2 := mac(t6, reduceC, t2, carry)
+	carry, r3 := mac(t7, reduceC, t3, carry)
 	// r + carry·2^256 with carry < 2^34: fold carry·reduceC in.
-	hi, lo = bits.Mul64(carry, reduceC)
+	hi, lo := bits.Mul64(carry, reduceC)
+	var c uint64
 	r0, c = bits.Add64(r0, lo, 0)
 	r1, c = bits.Add64(r1, hi, c)
 	r2, c = bits.Add64(r2, 0, c)
