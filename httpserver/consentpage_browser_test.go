@@ -229,6 +229,9 @@ type testWallet struct {
 	wantDecision  string // what the typed data must say
 	wantHash      string // its disclosedScopeHash; "" to not check
 	wantRequestID string
+	// checkTyped, when set, checks the typed data to sign instead of the Consent
+	// checks above (another page's primary type).
+	checkTyped func(td apitypes.TypedData)
 
 	mu   sync.Mutex
 	n    int
@@ -280,11 +283,15 @@ func (w *testWallet) handle(method string, params []json.RawMessage) (any, *wall
 		require.True(w.t, strings.EqualFold(addr.Hex(), from), "signs with the connected account")
 		var td apitypes.TypedData
 		require.NoError(w.t, json.Unmarshal([]byte(raw), &td))
-		require.Equal(w.t, "Consent", td.PrimaryType)
-		require.Equal(w.t, w.wantRequestID, td.Message["requestId"])
-		require.Equal(w.t, w.wantDecision, td.Message["decision"])
-		if w.wantHash != "" {
-			require.Equal(w.t, w.wantHash, td.Message["disclosedScopeHash"])
+		if w.checkTyped != nil {
+			w.checkTyped(td)
+		} else {
+			require.Equal(w.t, "Consent", td.PrimaryType)
+			require.Equal(w.t, w.wantRequestID, td.Message["requestId"])
+			require.Equal(w.t, w.wantDecision, td.Message["decision"])
+			if w.wantHash != "" {
+				require.Equal(w.t, w.wantHash, td.Message["disclosedScopeHash"])
+			}
 		}
 		digest, _, err := apitypes.TypedDataAndHash(td)
 		require.NoError(w.t, err)

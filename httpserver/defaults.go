@@ -130,6 +130,7 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 		// in clear.
 		policy := k.CallbackPolicy
 		cfg.Parcels = &parcel.Service{Store: store, Fields: cfg.Fields, Pepper: k.Pepper, Anchors: k.Anchors,
+			Identities: cfg.Identity, Liveness: gate,
 			ValidateCallback: func(env veriland.Environment, raw string) error {
 				return webhook.ValidateCallbackURL(env, raw, policy)
 			},

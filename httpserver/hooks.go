@@ -129,9 +129,9 @@ func (s *Server) identityChanged(ctx context.Context, tx storage.Tx, ev identity
 }
 
 // parcelEvent records a parcel or transfer state change in the audit log, in the
-// transaction of the change. Parcel events carry identifiers and states only (never
-// the owner), so they go into the entry as is. Parcels have no callback URL in their
-// contract (seed 000 §2), so there is no verifier to queue a webhook for.
+// transaction of the change, and queues its webhook when the parcel's creator gave a
+// callbackUrl. Parcel events carry identifiers, states and wallet addresses only
+// (never the owner's name or id_doc), so they go into the entry as is.
 func (s *Server) parcelEvent(ctx context.Context, tx storage.Tx, ev parcel.Event) error {
 	resourceType, resourceID := "parcel", ev.ParcelID
 	detail := map[string]any{"status": ev.Status}
@@ -154,11 +154,21 @@ func (s *Server) parcelEvent(ctx context.Context, tx storage.Tx, ev parcel.Event
 	if ev.BurnedTokenID != "" {
 		detail["burnedTokenId"] = ev.BurnedTokenID
 	}
+	// How the owner consented (OWNER_SIGNATURE, or NOTARY_WITNESSED when the owner has
+	// no wallet and the notary attests that the owner appeared) and the owner's
+	// wallet: a public address, not personal data.
+	if ev.OwnerConsent != "" {
+		detail["ownerConsent"] = ev.OwnerConsent
+	}
+	if ev.OwnerWallet != "" {
+		detail["ownerWallet"] = ev.OwnerWallet
+	}
 	e := auditEntry(ev.Env, string(ev.Action), resourceType, resourceID, ev.Actor, detail)
 	if ev.Role != "" {
 		e.Role = ev.Role
 	}
-	if ev.Action == parcel.ActionRevoked {
+	switch ev.Action {
+	case parcel.ActionRevoked, parcel.ActionTransferOwnerRejected, parcel.ActionTransferExpired:
 		e.Severity = audit.SeverityNotice
 	}
 	if err := s.audit(ctx, tx, e); err != nil {

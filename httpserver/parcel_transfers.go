@@ -16,11 +16,20 @@ func (s *Server) requestTransfer(w http.ResponseWriter, r *http.Request) error {
 	if err := req.Validate(); err != nil {
 		return err
 	}
-	t, err := s.cfg.Parcels.RequestTransfer(r.Context(), principal(r), r.PathValue("id"), req)
+	p := principal(r)
+	// The owner's page names who asked by its API key's name, never a name the
+	// request chose for itself.
+	name, err := s.apiKeyName(r, p)
+	if err != nil {
+		return err
+	}
+	req.RequesterName = name
+	t, err := s.cfg.Parcels.RequestTransfer(r.Context(), p, r.PathValue("id"), req)
 	s.notifyWebhooks()
 	if err != nil {
 		return err
 	}
+	s.withOwnerConsentURL(t)
 	s.writeResource(w, r, http.StatusAccepted, typeTransfers, t.ID, t, transferSelf(t.ID))
 	return nil
 }
@@ -33,6 +42,7 @@ func (s *Server) listParcelTransfers(w http.ResponseWriter, r *http.Request) err
 	}
 	items := make([]resource, 0, len(list))
 	for _, t := range list {
+		s.withOwnerConsentURL(t)
 		items = append(items, newResource(typeTransfers, t.ID, t, transferSelf(t.ID)))
 	}
 	s.writeCollection(w, r, items, "")
@@ -42,6 +52,7 @@ func (s *Server) listParcelTransfers(w http.ResponseWriter, r *http.Request) err
 // getTransfer answers GET /v1/transfers/{id}.
 func (s *Server) getTransfer(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.cfg.Parcels.GetTransfer(r.Context(), principal(r), r.PathValue("id"))
+	s.notifyWebhooks() // a read may have expired the transfer
 	return s.transferAnswer(w, r, t, err)
 }
 
@@ -83,6 +94,7 @@ func (s *Server) transferAnswer(w http.ResponseWriter, r *http.Request, t *parce
 	if err != nil {
 		return err
 	}
+	s.withOwnerConsentURL(t)
 	s.writeJSON(w, r, http.StatusOK, document{Data: newResource(typeTransfers, t.ID, t, transferSelf(t.ID))})
 	return nil
 }

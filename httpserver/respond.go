@@ -110,6 +110,9 @@ type resource struct {
 
 type resourceLinks struct {
 	Self string `json:"self,omitempty"`
+	// OwnerConsent is the owner's page of a transfer that waits for the owner's
+	// signature (GET /v1/me/parcels).
+	OwnerConsent string `json:"ownerConsent,omitempty"`
 }
 
 type document struct {

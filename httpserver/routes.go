@@ -89,6 +89,11 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "POST", path: "/v1/transfers/{id}/approve", roles: notaryOrAdmin, optionalBody: true, handle: s.approveTransfer})
 		s.add(route{method: "POST", path: "/v1/transfers/{id}/reject", roles: notaryOrAdmin, optionalBody: true, handle: s.rejectTransfer})
 		s.add(route{method: "POST", path: "/v1/transfers/{id}/cancel", roles: anyRole, optionalBody: true, handle: s.cancelTransfer})
+		// The owner's decision (SPEC S13): public, like POST /consent/{requestId}; the
+		// signature by the parcel owner's bound wallet is the authentication.
+		s.add(route{method: "GET", path: "/v1/transfers/{id}/owner-consent", handle: s.ownerConsentContext})
+		s.add(route{method: "POST", path: "/v1/transfers/{id}/owner-consent", handle: s.decideOwnerConsent})
+		s.add(route{method: "GET", path: "/v1/me/parcels", roles: holder, handle: s.myParcels})
 		s.add(route{method: "GET", path: "/v1/registry/verify/{hash}", handle: s.verifyCertificateHash})
 		s.add(route{method: "GET", path: "/v1/registry/statuses", handle: s.certificateStatuses})
 		s.add(route{method: "GET", path: "/v1/tokens/{tokenId}", handle: s.tokenMetadata})

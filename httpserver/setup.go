@@ -197,6 +197,17 @@ func (s *Server) sweep(ctx context.Context) {
 		s.lastPrune = now
 		s.prune(ctx, now)
 	}
+	if s.cfg.Parcels != nil {
+		// Transfers whose owner did not sign before the deadline (SPEC S13); like the
+		// consent sweep, safe on every replica at once.
+		n, err := s.cfg.Parcels.ExpireOwnerDeadlines(ctx, s.cfg.Now(), 500)
+		if err != nil {
+			s.log.WarnContext(ctx, "expiring transfers", "err", err)
+		}
+		if n > 0 {
+			s.notifyWebhooks()
+		}
+	}
 	if s.cfg.Consent != nil {
 		n, err := s.cfg.Consent.ExpireDue(ctx, s.cfg.Now(), 500)
 		if err != nil {

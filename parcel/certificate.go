@@ -28,13 +28,22 @@ const (
 	PrimaryType   = "ParcelCertificate"
 	// EncodedType is the EIP-712 encodeType of PrimaryType.
 	EncodedType = "ParcelCertificate(string parcelId,uint64 version,bytes32 certificateHash,string tokenId,string notary,uint64 certifiedAt)"
+	// EncodedTypeWithWallet is the encodeType of a certificate whose owner has a
+	// bound wallet (SPEC S13): the same members and one more, the owner's address, so
+	// that a wallet shows whose land it is and a verifier can tell it from the
+	// signature alone. Which layout a certificate uses follows from the certificate
+	// itself: owner.walletAddress present or not.
+	EncodedTypeWithWallet = "ParcelCertificate(string parcelId,uint64 version,bytes32 certificateHash,string tokenId,string notary,uint64 certifiedAt,address ownerWallet)"
 	// DefaultChainID is the chainId VerifyCertificate assumes when VerifyOptions.ChainID is 0.
 	DefaultChainID = 1
 	// TokenStandard is Token.Standard.
 	TokenStandard = "ERC-5192"
 )
 
-var typeHash = crypto.Keccak256Hash([]byte(EncodedType))
+var (
+	typeHash           = crypto.Keccak256Hash([]byte(EncodedType))
+	typeHashWithWallet = crypto.Keccak256Hash([]byte(EncodedTypeWithWallet))
+)
 
 // Certificate is the certificate of one parcel version (SPEC S9). Its hash is
 // keccak256 of its RFC 8785 (JCS) canonical JSON.
@@ -48,10 +57,15 @@ type Certificate struct {
 	TokenID     string            `json:"tokenId"`
 }
 
-// CertificateOwner is the owner member of a certificate.
+// CertificateOwner is the owner member of a certificate. WalletAddress, Binding and
+// DID are present only when the certifying notary bound a wallet to the owner (SPEC
+// S13); a certificate of an owner without a wallet has exactly S9's members.
 type CertificateOwner struct {
-	FullName  string `json:"fullName"`
-	IDDocHash string `json:"idDocHash"`
+	FullName      string       `json:"fullName"`
+	IDDocHash     string       `json:"idDocHash"`
+	WalletAddress string       `json:"walletAddress,omitempty"`
+	Binding       OwnerBinding `json:"binding,omitempty"`
+	DID           string       `json:"did,omitempty"`
 }
 
 // CertificateParcel is the parcel member of a certificate; gps is [lat, lon].
@@ -97,6 +111,9 @@ type Message struct {
 	TokenID         string
 	Notary          string
 	CertifiedAt     uint64
+	// OwnerWallet is the owner's bound wallet; nil for a certificate without one,
+	// which is signed in S9's layout (EncodedType), else EncodedTypeWithWallet.
+	OwnerWallet *common.Address
 }
 
 // Domain returns the certificate domain for chainID.
@@ -106,14 +123,20 @@ func Domain(chainID uint64) ethsig.Domain {
 
 // StructHash returns the EIP-712 hashStruct of m, encoded by hand.
 func (m *Message) StructHash() [32]byte {
-	return ethsig.StructHash(typeHash,
+	fields := [][32]byte{
 		ethsig.HashString(m.ParcelID),
 		ethsig.Uint(m.Version),
 		m.CertificateHash,
 		ethsig.HashString(m.TokenID),
 		ethsig.HashString(m.Notary),
 		ethsig.Uint(m.CertifiedAt),
-	)
+	}
+	if m.OwnerWallet == nil {
+		return ethsig.StructHash(typeHash, fields...)
+	}
+	var wallet [32]byte
+	copy(wallet[12:], m.OwnerWallet[:])
+	return ethsig.StructHash(typeHashWithWallet, append(fields, wallet)...)
 }
 
 // Digest returns the EIP-712 digest of m in the certificate domain of chainID.
@@ -121,7 +144,7 @@ func (m *Message) Digest(chainID uint64) [32]byte {
 	return ethsig.TypedDataDigest(Domain(chainID).Separator(), m.StructHash())
 }
 
-// Fields lists the members of the ParcelCertificate type, in order.
+// Fields lists the members of the ParcelCertificate type, in order (S9's layout).
 func Fields() []apitypes.Type {
 	return []apitypes.Type{
 		{Name: "parcelId", Type: "string"},
@@ -133,21 +156,33 @@ func Fields() []apitypes.Type {
 	}
 }
 
+// FieldsWithWallet lists the members of the ParcelCertificate type of a certificate
+// whose owner has a bound wallet: Fields and ownerWallet.
+func FieldsWithWallet() []apitypes.Type {
+	return append(Fields(), apitypes.Type{Name: "ownerWallet", Type: "address"})
+}
+
 // TypedData returns m as a ready eth_signTypedData_v4 object for chainID.
 func (m *Message) TypedData(chainID uint64) attestation.TypedData {
-	return attestation.TypedData(ethsig.NewTypedData(Domain(chainID), PrimaryType, Fields(), map[string]any{
+	msg := map[string]any{
 		"parcelId":        m.ParcelID,
 		"version":         ethsig.UintValue(m.Version),
 		"certificateHash": ethsig.Bytes32Value(m.CertificateHash),
 		"tokenId":         m.TokenID,
 		"notary":          m.Notary,
 		"certifiedAt":     ethsig.UintValue(m.CertifiedAt),
-	}))
+	}
+	fields := Fields()
+	if m.OwnerWallet != nil {
+		fields = FieldsWithWallet()
+		msg["ownerWallet"] = m.OwnerWallet.Hex()
+	}
+	return attestation.TypedData(ethsig.NewTypedData(Domain(chainID), PrimaryType, fields, msg))
 }
 
 // messageOf returns the message of c whose canonical hash is h.
 func messageOf(c *Certificate, h common.Hash) *Message {
-	return &Message{
+	m := &Message{
 		ParcelID:        c.ParcelID,
 		Version:         c.Version,
 		CertificateHash: h,
@@ -155,6 +190,11 @@ func messageOf(c *Certificate, h common.Hash) *Message {
 		Notary:          c.Notary,
 		CertifiedAt:     uint64(max(c.CertifiedAt.Unix(), 0)),
 	}
+	if c.Owner.WalletAddress != "" {
+		w := common.HexToAddress(c.Owner.WalletAddress)
+		m.OwnerWallet = &w
+	}
+	return m
 }
 
 // SignedCertificate is a certificate version as served by GET
@@ -371,7 +411,8 @@ func VerifyCertificate(c *SignedCertificate, opts VerifyOptions) (*OfflineResult
 		chainID = DefaultChainID
 	}
 	cert, err := c.Parsed()
-	if err != nil || cert.ParcelID == "" || cert.Version == 0 || cert.TokenID == "" {
+	if err != nil || cert.ParcelID == "" || cert.Version == 0 || cert.TokenID == "" ||
+		(cert.Owner.WalletAddress != "" && !common.IsHexAddress(cert.Owner.WalletAddress)) {
 		return nil, fail(veriland.CodeValidationFailed, ErrMalformedCertificate, "the certificate is not a parcel certificate JSON object")
 	}
 	h, err := HashCertificateJSON(c.Certificate)

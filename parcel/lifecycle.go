@@ -133,6 +133,12 @@ func (s *Service) Create(ctx context.Context, p veriland.Principal, req CreateRe
 	if err != nil {
 		return nil, err
 	}
+	var did string // the wallet's identity, for a sandbox notary that certifies at once
+	if p.Env == veriland.Sandbox && req.Notary == NotarySandboxSuccess {
+		if did, err = s.walletDID(ctx, p.Env, req.Owner.WalletAddress); err != nil {
+			return nil, err
+		}
+	}
 	now := s.now()
 	var out *Parcel
 	err = s.Store.Update(ctx, func(tx storage.Tx) error {
@@ -146,7 +152,7 @@ func (s *Service) Create(ctx context.Context, p veriland.Principal, req CreateRe
 			Parcel: Parcel{
 				ID: id, Env: p.Env, Account: p.Account, CreatedBy: p.Subject,
 				Status: StatusPendingNotary,
-				Owner:  OwnerView{IDDocHash: s.IDDocHash(req.Owner.IDDoc), IDDocLast4: last4(req.Owner.IDDoc)},
+				Owner:  s.ownerOf(req.Owner),
 				GPS:    [2]float64{req.Parcel.GPS[0], req.Parcel.GPS[1]},
 				AreaM2: *req.Parcel.AreaM2, City: req.Parcel.City, Boundary: boundary,
 				Notary: req.Notary, CreatedAt: now, UpdatedAt: now,
@@ -168,7 +174,7 @@ func (s *Service) Create(ctx context.Context, p veriland.Principal, req CreateRe
 			sbx := actor{sub: req.Notary, role: veriland.RoleNotary}
 			switch req.Notary {
 			case NotarySandboxSuccess:
-				if err := s.certifyTx(ctx, r, rec, sbx, now, nil); err != nil {
+				if err := s.certifyTx(ctx, r, rec, sbx, did, now, nil); err != nil {
 					return err
 				}
 			case NotarySandboxFailure:
@@ -301,17 +307,33 @@ func (s *Service) Certify(ctx context.Context, p veriland.Principal, id string) 
 	}
 	now := s.now()
 	// Sign before the write transaction (the costliest step), from a snapshot; the
-	// transaction uses the signature only if the parcel is still what was signed.
-	var pre *presigned
+	// transaction uses the signature only if the parcel is still what was signed. The
+	// owner's wallet is resolved to its identity here too: that lookup reads its own
+	// transaction.
+	var snap *parcelRecord
 	_ = s.Store.View(ctx, func(tx storage.Tx) error {
 		rec, err := repo(tx, p.Env).parcel(id)
 		if err == nil && rec.Status == StatusPendingNotary && mayDecide(p, rec.Account, rec.Notary, "parcel", id) == nil {
-			pre = s.presign(p.Env, rec, 1, rec.Notary, now)
+			snap = rec
 		}
 		return nil
 	})
+	var did string
+	var pre *presigned
+	if snap != nil {
+		var err error
+		if did, err = s.walletDID(ctx, p.Env, snap.Owner.WalletAddress); err != nil {
+			return nil, err
+		}
+		bind(&snap.Owner, did)
+		pre = s.presign(p.Env, snap, 1, snap.Notary, now)
+	}
 	return s.decide(ctx, p, id, func(r repository, rec *parcelRecord) error {
-		return s.certifyTx(ctx, r, rec, actorOf(p), now, pre)
+		// Four eyes: whoever asked for the certification never grants it.
+		if rec.CreatedBy == p.Subject {
+			return separationOfDuties("%s created parcel %s and so cannot certify it: the named notary (or another admin) must", p.Subject, id)
+		}
+		return s.certifyTx(ctx, r, rec, actorOf(p), did, now, pre)
 	})
 }
 
@@ -324,8 +346,9 @@ type presigned struct {
 
 // presignKey names every input of a certificate version's signature.
 func presignKey(env veriland.Environment, rec *parcelRecord, v uint64, notary string, now time.Time, chainID uint64) string {
-	return fmt.Sprintf("%s|%s|%d|%s|%d|%d|%s|%x|%x|%s|%v|%v|%s", env, rec.ID, v, notary, now.Unix(), chainID,
-		rec.OwnerName.KeyID, rec.OwnerName.Nonce, rec.OwnerName.Ciphertext, rec.Owner.IDDocHash, rec.GPS, rec.AreaM2, rec.City)
+	return fmt.Sprintf("%s|%s|%d|%s|%d|%d|%s|%x|%x|%s|%v|%v|%s|%s|%s|%s", env, rec.ID, v, notary, now.Unix(), chainID,
+		rec.OwnerName.KeyID, rec.OwnerName.Nonce, rec.OwnerName.Ciphertext, rec.Owner.IDDocHash, rec.GPS, rec.AreaM2, rec.City,
+		rec.Owner.WalletAddress, rec.Owner.Binding, rec.Owner.DID)
 }
 
 // presign signs version v of rec for a later mint; nil when it cannot.
@@ -345,7 +368,7 @@ func (s *Service) signVersion(env veriland.Environment, rec *parcelRecord, v uin
 	}
 	cert := &Certificate{
 		ParcelID: rec.ID, Version: v,
-		Owner:       CertificateOwner{FullName: name, IDDocHash: rec.Owner.IDDocHash},
+		Owner:       certificateOwner(name, rec.Owner),
 		Parcel:      CertificateParcel{GPS: rec.GPS, AreaM2: rec.AreaM2, City: rec.City},
 		Notary:      notary,
 		CertifiedAt: now,
@@ -391,10 +414,13 @@ func (s *Service) decide(ctx context.Context, p veriland.Principal, id string, f
 	return out, nil
 }
 
-func (s *Service) certifyTx(ctx context.Context, r repository, rec *parcelRecord, a actor, now time.Time, pre *presigned) error {
+// certifyTx certifies rec as a: the owner's wallet, if any, becomes bound (did names
+// its ACTIVE identity, "" for none), version 1 is written and its token minted.
+func (s *Service) certifyTx(ctx context.Context, r repository, rec *parcelRecord, a actor, did string, now time.Time, pre *presigned) error {
 	if rec.Status != StatusPendingNotary {
 		return invalidState("parcel", rec.ID, string(rec.Status), "certify")
 	}
+	bind(&rec.Owner, did)
 	var b *Boundary
 	if len(rec.Boundary) > 0 {
 		var err error
@@ -420,8 +446,12 @@ func (s *Service) certifyTx(ctx context.Context, r repository, rec *parcelRecord
 	if err := r.putParcel(rec); err != nil {
 		return err
 	}
+	if err := r.index(rec); err != nil { // the bound wallet's key (GET /v1/me/parcels)
+		return err
+	}
 	return s.emit(ctx, r.tx, Event{Env: r.env, Action: ActionCertified, ParcelID: rec.ID, Actor: a.sub, Role: a.role,
-		Account: rec.Account, Status: string(rec.Status), Version: 1, CertificateHash: vr.Hash, TokenID: tok.TokenID, At: now})
+		Account: rec.Account, Status: string(rec.Status), Version: 1, CertificateHash: vr.Hash, TokenID: tok.TokenID,
+		OwnerWallet: rec.Owner.WalletAddress, At: now})
 }
 
 func (s *Service) rejectTx(ctx context.Context, r repository, rec *parcelRecord, a actor, reason string, now time.Time) error {
@@ -438,9 +468,20 @@ func (s *Service) rejectTx(ctx context.Context, r repository, rec *parcelRecord,
 		Account: rec.Account, Status: string(rec.Status), At: now})
 }
 
-// mint writes certificate version v of rec's current owner (sealed name, id_doc hash)
-// certified by notary at now: the signed version record (CURRENT), its hash index
-// entry and its ACTIVE token, with an anchoring job when the environment anchors.
+// certificateOwner is the owner member of a certificate of owner, named name: the
+// wallet, its binding and DID only once a notary bound the wallet.
+func certificateOwner(name string, owner OwnerView) CertificateOwner {
+	co := CertificateOwner{FullName: name, IDDocHash: owner.IDDocHash}
+	if owner.bound() {
+		co.WalletAddress, co.Binding, co.DID = owner.WalletAddress, owner.Binding, owner.DID
+	}
+	return co
+}
+
+// mint writes certificate version v of rec's current owner (sealed name, id_doc hash,
+// bound wallet) certified by notary at now: the signed version record (CURRENT), its
+// hash index entry and its ACTIVE token, with an anchoring job when the environment
+// anchors. The token's owner is the owner's bound wallet when there is one.
 func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string, now time.Time, pre *presigned) (*versionRecord, *Token, error) {
 	tokenID := TokenID(rec.ID, v)
 	chainID := s.Issuer.ChainID
@@ -462,9 +503,14 @@ func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string,
 		OwnerName: rec.OwnerName, IDDocHash: rec.Owner.IDDocHash,
 		GPS: rec.GPS, AreaM2: rec.AreaM2, City: rec.City, ChainID: chainID, Signature: sc.Signature,
 	}
+	holder := ownerRef(rec.ID, rec.Owner.IDDocHash)
+	if rec.Owner.bound() {
+		vr.OwnerWallet, vr.OwnerBinding, vr.OwnerDID = rec.Owner.WalletAddress, rec.Owner.Binding, rec.Owner.DID
+		holder = rec.Owner.WalletAddress
+	}
 	tok := &Token{
 		TokenID: tokenID, Standard: TokenStandard, Locked: true, ChainID: chainID, Contract: s.Contract,
-		Owner:        ownerRef(rec.ID, rec.Owner.IDDocHash),
+		Owner:        holder,
 		MetadataHash: sc.Hash, Status: TokenActive, ParcelID: rec.ID, Version: v,
 		City: rec.City, AreaM2: rec.AreaM2, MintedAt: now,
 		Anchor: attestation.AnchorState{Status: attestation.AnchorDisabled},
@@ -625,7 +671,8 @@ func (s *Service) signedOf(env veriland.Environment, vr *versionRecord) (*Signed
 	}
 	cert := &Certificate{
 		ParcelID: vr.ParcelID, Version: vr.Version,
-		Owner:  CertificateOwner{FullName: name, IDDocHash: vr.IDDocHash},
+		Owner: certificateOwner(name, OwnerView{IDDocHash: vr.IDDocHash, WalletAddress: vr.OwnerWallet,
+			Binding: vr.OwnerBinding, DID: vr.OwnerDID}),
 		Parcel: CertificateParcel{GPS: vr.GPS, AreaM2: vr.AreaM2, City: vr.City},
 		Notary: vr.Notary, CertifiedAt: vr.CertifiedAt, TokenID: vr.TokenID,
 	}

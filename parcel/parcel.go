@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/consent"
 )
 
 // Id prefixes: "prc_" and "trf_" followed by 26 random base32 characters.
@@ -30,10 +33,49 @@ type TransferStatus string
 
 // Transfer states.
 const (
-	TransferPendingNotary TransferStatus = "PENDING_NOTARY"
-	TransferCompleted     TransferStatus = "COMPLETED"
-	TransferRejected      TransferStatus = "REJECTED"
-	TransferCancelled     TransferStatus = "CANCELLED"
+	TransferPendingOwner  TransferStatus = "PENDING_OWNER"  // waiting for the owner's signed decision (SPEC S13)
+	TransferPendingNotary TransferStatus = "PENDING_NOTARY" // waiting for the named notary
+	TransferCompleted     TransferStatus = "COMPLETED"      // the new owner holds the parcel (final)
+	TransferRejected      TransferStatus = "REJECTED"       // refused by the owner or the notary (final)
+	TransferCancelled     TransferStatus = "CANCELLED"      // withdrawn by the requester or an admin (final)
+	TransferExpired       TransferStatus = "EXPIRED"        // the owner did not answer before the deadline (final)
+)
+
+// Open reports whether a transfer in status st still awaits a decision.
+func (st TransferStatus) Open() bool {
+	return st == TransferPendingOwner || st == TransferPendingNotary
+}
+
+// OwnerBinding says how an owner's wallet was bound to the owner (SPEC S13).
+type OwnerBinding string
+
+// Owner bindings.
+const (
+	// BindingNone: no wallet, or a wallet the notary has not verified yet (a parcel
+	// before certification, a transfer before approval).
+	BindingNone OwnerBinding = "NONE"
+	// BindingNotaryVerified: the named notary certified the parcel or approved the
+	// transfer with this wallet, having verified the person and the wallet.
+	BindingNotaryVerified OwnerBinding = "NOTARY_VERIFIED"
+	// BindingIdentityVerified: as NOTARY_VERIFIED, and the wallet is also the wallet
+	// of an ACTIVE identity (SPEC S3), whose DID the owner shows.
+	BindingIdentityVerified OwnerBinding = "IDENTITY_VERIFIED"
+)
+
+// Ways an owner consents to a transfer.
+const (
+	// ConsentOwnerSignature: the owner signed an EIP-712 TransferConsent with the
+	// parcel's bound wallet.
+	ConsentOwnerSignature = "OWNER_SIGNATURE"
+	// ConsentNotaryWitnessed: the owner has no wallet; the approving notary attests
+	// that the owner appeared and agreed.
+	ConsentNotaryWitnessed = "NOTARY_WITNESSED"
+)
+
+// Who rejected a transfer (Transfer.RejectedBy).
+const (
+	RejectedByOwner  = "OWNER"
+	RejectedByNotary = "NOTARY"
 )
 
 // CertificateStatus is the status of one certificate version.
@@ -57,10 +99,17 @@ const (
 
 // OwnerView is the owner of a parcel as returned to authorised callers: the full
 // name (decrypted), never the id_doc itself but its HMAC and last 4 characters.
+//
+// WalletAddress (lower case) is the owner's wallet when one was given; Binding says
+// whether a notary has bound it yet (NONE until certification or approval) and DID
+// names the ACTIVE identity of that wallet when Binding is IDENTITY_VERIFIED.
 type OwnerView struct {
-	FullName   string `json:"fullName"`
-	IDDocHash  string `json:"idDocHash"`
-	IDDocLast4 string `json:"idDocLast4"`
+	FullName      string       `json:"fullName"`
+	IDDocHash     string       `json:"idDocHash"`
+	IDDocLast4    string       `json:"idDocLast4"`
+	WalletAddress string       `json:"walletAddress,omitempty"`
+	Binding       OwnerBinding `json:"binding"`
+	DID           string       `json:"did,omitempty"`
 }
 
 // Parcel is a certification request and, once certified, its current certificate and
@@ -103,11 +152,41 @@ type Transfer struct {
 	Notary    string               `json:"notary"`
 	// FromVersion is the certificate version the transfer replaces; ToVersion the one
 	// it created (COMPLETED only).
-	FromVersion uint64     `json:"fromVersion"`
-	ToVersion   uint64     `json:"toVersion,omitempty"`
-	Reason      string     `json:"reason,omitempty"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	DecidedAt   *time.Time `json:"decidedAt,omitempty"`
+	FromVersion uint64 `json:"fromVersion"`
+	ToVersion   uint64 `json:"toVersion,omitempty"`
+	// OwnerConsent is how the current owner consents: by signature (method
+	// OWNER_SIGNATURE, with the typed data to sign, its deadline and, once decided,
+	// the decision and signature), or NOTARY_WITNESSED for an owner without a wallet.
+	OwnerConsent *OwnerConsent `json:"ownerConsent"`
+	// RequireLiveness, when set, makes the owner's approval need a recent liveness
+	// attestation of the identity of the owner's wallet.
+	RequireLiveness *consent.LivenessRequirement `json:"requireLiveness"`
+	// RejectedBy is OWNER or NOTARY for a REJECTED transfer.
+	RejectedBy string     `json:"rejectedBy,omitempty"`
+	Reason     string     `json:"reason,omitempty"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	DecidedAt  *time.Time `json:"decidedAt,omitempty"`
+}
+
+// OwnerConsent is the owner's part in a transfer (SPEC S13).
+type OwnerConsent struct {
+	// Method is OWNER_SIGNATURE or NOTARY_WITNESSED.
+	Method string `json:"method"`
+	// URL is the owner's page (GET /v1/transfers/{id}/owner-consent); the HTTP layer
+	// fills it in from its public origin.
+	URL string `json:"url,omitempty"`
+	// TypedData is the TransferConsent to sign, every member filled but "decision",
+	// which the owner's client adds ("APPROVED" or "REJECTED").
+	TypedData *attestation.TypedData `json:"typedData,omitempty"`
+	// Deadline is when the transfer expires without the owner's answer.
+	Deadline *time.Time `json:"deadline,omitempty"`
+	// OwnerWallet is the wallet that must sign: the parcel owner's bound wallet.
+	OwnerWallet string `json:"ownerWallet,omitempty"`
+	// Decision, Signer, Signature and DecidedAt record the owner's signed answer.
+	Decision  string        `json:"decision,omitempty"`
+	Signer    string        `json:"signer,omitempty"`
+	Signature hexutil.Bytes `json:"signature,omitempty"`
+	DecidedAt *time.Time    `json:"decidedAt,omitempty"`
 }
 
 // Token is the ERC-5192 (soulbound, locked) token record of one certificate version.
@@ -170,6 +249,15 @@ type CertificateVersion struct {
 	// ("revocation") the version stopped being CURRENT.
 	ClosedAt *time.Time `json:"closedAt,omitempty"`
 	ClosedBy string     `json:"closedBy,omitempty"`
+	// OwnerWallet and OwnerBinding are the owner's bound wallet in this version (a
+	// public address, never a name); empty and NONE for an owner without a wallet.
+	OwnerWallet  string       `json:"ownerWallet,omitempty"`
+	OwnerBinding OwnerBinding `json:"ownerBinding,omitempty"`
+	// TransferID is the transfer that created this version (none for version 1), and
+	// OwnerConsent how the previous owner consented to it: OWNER_SIGNATURE or
+	// NOTARY_WITNESSED.
+	TransferID   string `json:"transferId,omitempty"`
+	OwnerConsent string `json:"ownerConsent,omitempty"`
 }
 
 // Verification is the public answer of VerifyHash: no personal data.
@@ -184,6 +272,10 @@ type Verification struct {
 	TokenID     string                  `json:"tokenId"`
 	Anchor      attestation.AnchorState `json:"anchor"`
 	Hash        string                  `json:"hash"`
+	// OwnerWallet and OwnerBinding are the version's owner wallet and its binding
+	// (never a name).
+	OwnerWallet  string       `json:"ownerWallet,omitempty"`
+	OwnerBinding OwnerBinding `json:"ownerBinding,omitempty"`
 	// History lists every version of the parcel's certificate, oldest first.
 	History []*CertificateVersion `json:"history"`
 }

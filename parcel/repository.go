@@ -21,16 +21,17 @@ import (
 
 // Bucket names, each namespaced per environment with storage.Bucket.
 const (
-	bucketParcels    = "parcels"               // parcel id → parcelRecord JSON
-	bucketIndex      = "parcel_index"          // "a\x00"acct"\x00"|"n\x00"notary"\x00"|"e\x00" ‖ createdAt ns ‖ id → empty
-	bucketVersions   = "parcel_versions"       // parcel id ‖ 0x00 ‖ uint64 version → versionRecord JSON
-	bucketHashes     = "parcel_hashes"         // 32-byte certificate hash → parcel id ‖ 0x00 ‖ uint64 version
-	bucketTokens     = "parcel_tokens"         // token id (decimal) → Token JSON
-	bucketStatuses   = "parcel_statuses"       // uint64 unix s ‖ 32-byte hash → StatusEntry JSON
-	bucketTransfers  = "parcel_transfers"      // transfer id → transferRecord JSON
-	bucketTrIndex    = "parcel_transfer_index" // parcel id ‖ 0x00 ‖ createdAt ns ‖ transfer id → empty
-	bucketBoundaries = "parcel_boundaries"     // parcel id → boundary GeoJSON of a CERTIFIED parcel
-	bucketAnchorJobs = "parcel_anchor_jobs"    // due ns ‖ token id → anchorJob JSON
+	bucketParcels    = "parcels"                // parcel id → parcelRecord JSON
+	bucketIndex      = "parcel_index"           // "a\x00"acct"\x00"|"n\x00"notary"\x00"|"e\x00"|"w\x00"wallet"\x00" ‖ createdAt ns ‖ id → empty
+	bucketDeadlines  = "parcel_owner_deadlines" // deadline unix s ‖ transfer id → empty, for PENDING_OWNER transfers
+	bucketVersions   = "parcel_versions"        // parcel id ‖ 0x00 ‖ uint64 version → versionRecord JSON
+	bucketHashes     = "parcel_hashes"          // 32-byte certificate hash → parcel id ‖ 0x00 ‖ uint64 version
+	bucketTokens     = "parcel_tokens"          // token id (decimal) → Token JSON
+	bucketStatuses   = "parcel_statuses"        // uint64 unix s ‖ 32-byte hash → StatusEntry JSON
+	bucketTransfers  = "parcel_transfers"       // transfer id → transferRecord JSON
+	bucketTrIndex    = "parcel_transfer_index"  // parcel id ‖ 0x00 ‖ createdAt ns ‖ transfer id → empty
+	bucketBoundaries = "parcel_boundaries"      // parcel id → boundary GeoJSON of a CERTIFIED parcel
+	bucketAnchorJobs = "parcel_anchor_jobs"     // due ns ‖ token id → anchorJob JSON
 )
 
 // parcelRecord is a parcel as stored: the owner's name only sealed.
@@ -54,12 +55,20 @@ type versionRecord struct {
 	City      string            `json:"city"`
 	ChainID   uint64            `json:"chainId"`
 	Signature hexutil.Bytes     `json:"signature"`
+	// OwnerDID is the DID of an IDENTITY_VERIFIED owner wallet (in the certificate).
+	OwnerDID string `json:"ownerDid,omitempty"`
 }
 
-// transferRecord is a transfer as stored: the new owner's name only sealed.
+// transferRecord is a transfer as stored: the new owner's name only sealed. Its
+// OwnerConsent is stored without URL and TypedData, which views rebuild.
 type transferRecord struct {
 	Transfer
 	NewOwnerName fieldcrypt.Sealed `json:"newOwnerName"`
+	// Nonce is the 32 random bytes of the owner's TransferConsent.
+	Nonce hexutil.Bytes `json:"nonce,omitempty"`
+	// RequesterName is the requester's display name (its API key's name), shown to
+	// the owner.
+	RequesterName string `json:"requesterName,omitempty"`
 }
 
 // repository is the typed view of one environment's parcel buckets inside one
@@ -119,12 +128,26 @@ func (r repository) putParcel(rec *parcelRecord) error {
 func indexKeys(rec *parcelRecord) [][]byte {
 	suffix := binary.BigEndian.AppendUint64(nil, uint64(max(rec.CreatedAt.UnixNano(), 0)))
 	suffix = append(suffix, rec.ID...)
-	return [][]byte{
+	keys := [][]byte{
 		append([]byte("a\x00"+rec.Account+"\x00"), suffix...),
 		append([]byte("n\x00"+rec.Notary+"\x00"), suffix...),
 		append([]byte("e\x00"), suffix...),
 	}
+	if rec.Owner.bound() {
+		keys = append(keys, append(walletPrefix(rec.Owner.WalletAddress), suffix...))
+	}
+	return keys
 }
+
+// unindexWallet removes rec's bound-wallet index key, before its owner changes.
+func (r repository) unindexWallet(rec *parcelRecord) error {
+	suffix := binary.BigEndian.AppendUint64(nil, uint64(max(rec.CreatedAt.UnixNano(), 0)))
+	return r.tx.Delete(r.bucket(bucketIndex), append(walletPrefix(rec.Owner.WalletAddress), append(suffix, rec.ID...)...))
+}
+
+// walletPrefix is the index prefix of the parcels whose bound owner wallet is wallet
+// (lower case).
+func walletPrefix(wallet string) []byte { return []byte("w\x00" + wallet + "\x00") }
 
 func (r repository) index(rec *parcelRecord) error {
 	for _, k := range indexKeys(rec) {
@@ -255,8 +278,22 @@ func (r repository) transfer(id string) (*transferRecord, error) {
 	return &tr, nil
 }
 
+// putTransfer writes tr; isNew also indexes it under its parcel. It keeps the
+// owner-deadline index in step: an entry while tr is PENDING_OWNER, none after.
 func (r repository) putTransfer(tr *transferRecord, isNew bool) error {
 	tr.NewOwner.FullName = ""
+	if oc := tr.OwnerConsent; oc != nil && oc.Deadline != nil {
+		k := deadlineKey(*oc.Deadline, tr.ID)
+		var err error
+		if tr.Status == TransferPendingOwner {
+			err = r.tx.Put(r.bucket(bucketDeadlines), k, nil)
+		} else {
+			err = r.tx.Delete(r.bucket(bucketDeadlines), k)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if isNew {
 		k := binary.BigEndian.AppendUint64([]byte(tr.ParcelID+"\x00"), uint64(max(tr.CreatedAt.UnixNano(), 0)))
 		if err := r.tx.Put(r.bucket(bucketTrIndex), append(k, tr.ID...), nil); err != nil {
@@ -324,6 +361,27 @@ func (r repository) boundaries(fn func(parcelID string, raw []byte) error) error
 	return r.tx.Scan(r.bucket(bucketBoundaries), storage.Range{}, func(k, v []byte) error {
 		return fn(string(k), v)
 	})
+}
+
+// deadlineKey is the owner-deadline index key of transfer id due at at.
+func deadlineKey(at time.Time, id string) []byte {
+	return append(binary.BigEndian.AppendUint64(nil, uint64(max(at.Unix(), 0))), id...)
+}
+
+// dueTransfers returns up to limit ids of PENDING_OWNER transfers whose deadline is at
+// or before now, with their index keys.
+func (r repository) dueTransfers(now time.Time, limit int) (ids, keys []string, err error) {
+	end := binary.BigEndian.AppendUint64(nil, uint64(max(now.Unix(), 0))+1)
+	err = r.tx.Scan(r.bucket(bucketDeadlines), storage.Range{End: end}, func(k, _ []byte) error {
+		if len(ids) == limit {
+			return storage.ErrStop
+		}
+		if len(k) > 8 {
+			ids, keys = append(ids, string(k[8:])), append(keys, string(k))
+		}
+		return nil
+	})
+	return ids, keys, err
 }
 
 func encodeCursor(k []byte) string {

@@ -8,9 +8,12 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/identity"
 )
 
 // Bounds of a certification request (SPEC S9).
@@ -20,6 +23,13 @@ const (
 	MaxCityLen     = 100  // parcel.city, characters
 	MaxAreaM2      = 1e10 // parcel.area_m2, inclusive; it must also be > 0
 	MaxReasonLen   = 1000 // reason of a rejection or revocation, characters
+)
+
+// Bounds of the owner's deadline on a transfer (SPEC S13): expiresInSeconds.
+const (
+	DefaultOwnerDeadline = 7 * 24 * 3600  // seconds: a week
+	MinOwnerDeadline     = 60             // seconds
+	MaxOwnerDeadline     = 30 * 24 * 3600 // seconds: 30 days
 )
 
 // NotaryPattern is the form of a notary identifier: NOT-<city code>-<number>.
@@ -34,10 +44,14 @@ const (
 	NotarySandboxTimeout = "NOT-SBX-3"
 )
 
-// Owner is the owner member of a request, exactly as seed 000 §2.
+// Owner is the owner member of a request: seed 000 §2's fullName and id_doc, and the
+// optional walletAddress of SPEC S13 ("0x" + 40 hex; a mixed-case address must carry
+// a valid EIP-55 checksum), which the named notary binds to the owner when it
+// certifies the parcel or approves the transfer.
 type Owner struct {
-	FullName string `json:"fullName"`
-	IDDoc    string `json:"id_doc"`
+	FullName      string `json:"fullName"`
+	IDDoc         string `json:"id_doc"`
+	WalletAddress string `json:"walletAddress,omitempty"`
 }
 
 // ParcelInput is the parcel member of a request: gps is [latitude, longitude] in
@@ -62,10 +76,21 @@ type CreateRequest struct {
 	CallbackURL string `json:"callbackUrl,omitempty"`
 }
 
-// TransferRequest is the body of POST /v1/parcels/{id}/transfer.
+// TransferRequest is the body of POST /v1/parcels/{id}/transfer (SPEC S9, S13).
 type TransferRequest struct {
 	NewOwner *Owner `json:"newOwner"`
 	Notary   string `json:"notary"`
+	// RequireLiveness (optional) makes the owner's approval need a recent liveness
+	// attestation of the identity bound to the owner's wallet: minLevel L1..L3,
+	// maxAgeDays 1..365 (default 30), as a verification request's.
+	RequireLiveness *consent.LivenessInput `json:"requireLiveness,omitempty"`
+	// ExpiresInSeconds (optional) is how long the owner has to answer:
+	// MinOwnerDeadline..MaxOwnerDeadline seconds, default DefaultOwnerDeadline (7
+	// days). It only matters when the owner has a wallet.
+	ExpiresInSeconds *int64 `json:"expiresInSeconds,omitempty"`
+	// RequesterName is the requester's display name on the owner's page (its API
+	// key's name), set by the server, never by the client.
+	RequesterName string `json:"-"`
 }
 
 // ReasonRequest is the body of reject and revoke calls: {} or {"reason": "…"}.
@@ -112,13 +137,45 @@ func (r *CreateRequest) Validate() error {
 	return errs.Err()
 }
 
-// Validate checks r like CreateRequest.Validate, with pointers under /newOwner.
+// Validate checks r like CreateRequest.Validate, with pointers under /newOwner, and
+// the bounds of requireLiveness and expiresInSeconds.
 func (r *TransferRequest) Validate() error {
 	errs := validateOwner("/newOwner", r.NewOwner)
 	if e := validateNotary("/notary", r.Notary); e != nil {
 		errs = append(errs, e)
 	}
+	if in := r.RequireLiveness; in != nil {
+		if consent.LevelRank(in.MinLevel) == 0 {
+			errs = append(errs, veriland.Invalid("/requireLiveness/minLevel", "requireLiveness.minLevel is required: L1, L2 or L3"))
+		}
+		if d := in.MaxAgeDays; d != nil && !(*d >= consent.MinMaxAgeDays && *d <= consent.MaxMaxAgeDays) {
+			errs = append(errs, veriland.Invalid("/requireLiveness/maxAgeDays", "requireLiveness.maxAgeDays must be a number of days from %d to %d", consent.MinMaxAgeDays, consent.MaxMaxAgeDays))
+		}
+	}
+	if e := r.ExpiresInSeconds; e != nil && (*e < MinOwnerDeadline || *e > MaxOwnerDeadline) {
+		errs = append(errs, veriland.Invalid("/expiresInSeconds", "expiresInSeconds must be %d..%d", MinOwnerDeadline, MaxOwnerDeadline))
+	}
 	return errs.Err()
+}
+
+// liveness returns the normalised requireLiveness (nil for none).
+func (r *TransferRequest) liveness() *consent.LivenessRequirement {
+	if r.RequireLiveness == nil {
+		return nil
+	}
+	l := &consent.LivenessRequirement{MinLevel: r.RequireLiveness.MinLevel, MaxAgeDays: consent.DefaultMaxAgeDays}
+	if d := r.RequireLiveness.MaxAgeDays; d != nil {
+		l.MaxAgeDays = *d
+	}
+	return l
+}
+
+// ownerDeadline returns how long the owner has to answer.
+func (r *TransferRequest) ownerDeadline() time.Duration {
+	if r.ExpiresInSeconds == nil {
+		return DefaultOwnerDeadline * time.Second
+	}
+	return time.Duration(*r.ExpiresInSeconds) * time.Second
 }
 
 func validateOwner(ptr string, o *Owner) veriland.Errors {
@@ -131,6 +188,15 @@ func validateOwner(ptr string, o *Owner) veriland.Errors {
 	}
 	if !validText(o.IDDoc, MaxIDDocLen) {
 		errs = append(errs, veriland.Invalid(ptr+"/id_doc", "id_doc must be 1..%d printable characters", MaxIDDocLen))
+	}
+	if o.WalletAddress != "" {
+		if _, err := identity.ParseWalletAddress(o.WalletAddress); err != nil {
+			msg := "must be 0x followed by 40 hex digits"
+			if ve := (*veriland.Error)(nil); errors.As(err, &ve) {
+				msg = ve.Message
+			}
+			errs = append(errs, veriland.Invalid(ptr+"/walletAddress", "walletAddress %s", msg))
+		}
 	}
 	return errs
 }

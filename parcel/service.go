@@ -17,6 +17,7 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/attestation/anchor"
+	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/fieldcrypt"
 )
@@ -48,6 +49,13 @@ type Service struct {
 	// because nothing would deliver the events.
 	ValidateCallback func(env veriland.Environment, raw string) error
 	OnEvent          EventHook
+	// Identities resolves an owner's wallet to its ACTIVE identity, for the
+	// IDENTITY_VERIFIED binding and the owner's liveness gate (nil: owners are at most
+	// NOTARY_VERIFIED, and a transfer cannot require liveness).
+	Identities IdentityLookup
+	// Liveness checks a transfer's requireLiveness against the identity of the owner's
+	// wallet (the liveness package's Gate; nil: requireLiveness is refused).
+	Liveness consent.LivenessGate
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// Rand is the source of ids (nil: crypto/rand.Reader).
@@ -142,15 +150,22 @@ type Action string
 
 // The state changes the Service reports.
 const (
-	ActionCreated           Action = "parcel.created"
-	ActionCertified         Action = "parcel.certified"
-	ActionRejected          Action = "parcel.rejected"
-	ActionRevoked           Action = "parcel.revoked"
-	ActionTransferRequested Action = "transfer.requested"
-	ActionTransferCompleted Action = "transfer.completed"
-	ActionTransferRejected  Action = "transfer.rejected"
-	ActionTransferCancelled Action = "transfer.cancelled"
+	ActionCreated               Action = "parcel.created"
+	ActionCertified             Action = "parcel.certified"
+	ActionRejected              Action = "parcel.rejected"
+	ActionRevoked               Action = "parcel.revoked"
+	ActionTransferRequested     Action = "transfer.requested"
+	ActionTransferOwnerApproved Action = "transfer.owner_approved"
+	ActionTransferOwnerRejected Action = "transfer.owner_rejected"
+	ActionTransferCompleted     Action = "transfer.completed"
+	ActionTransferRejected      Action = "transfer.rejected"
+	ActionTransferCancelled     Action = "transfer.cancelled"
+	ActionTransferExpired       Action = "transfer.expired"
 )
+
+// ActorSystem is the Event.Actor of changes nobody asked for (an owner's deadline
+// passing).
+const ActorSystem = "system"
 
 // Event describes one state change. It carries identifiers and states only, never
 // personal data, so it may go into the audit log and an outbox payload as is.
@@ -174,7 +189,13 @@ type Event struct {
 	TokenID         string
 	// BurnedTokenID is the token burned by a completed transfer or a revocation.
 	BurnedTokenID string
-	At            time.Time
+	// OwnerConsent is how the owner consents to a transfer (transfer events):
+	// OWNER_SIGNATURE or NOTARY_WITNESSED. OwnerWallet is the owner's bound wallet
+	// (a public address) on the owner's own decisions and on certified or completed
+	// changes that bind one.
+	OwnerConsent string
+	OwnerWallet  string
+	At           time.Time
 	// CreatedBy is the sub of the token that created the parcel, and CallbackURL the
 	// URL it asked its events to be sent to ("" for none): the owner and the address of
 	// the event's webhook. Filled in by the Service from the parcel's record.

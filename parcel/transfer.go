@@ -2,6 +2,8 @@ package parcel
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"time"
 
 	"github.com/veriland/veriland"
@@ -10,9 +12,14 @@ import (
 )
 
 // RequestTransfer opens a transfer of a CERTIFIED parcel to a new owner (POST
-// /v1/parcels/{id}/transfer, 202): the parcel's account or an admin. invalid_state
-// when the parcel is not CERTIFIED or a transfer is already open (meta transferId).
-// In SANDBOX the notaries NOT-SBX-1 and NOT-SBX-2 approve or reject it at once.
+// /v1/parcels/{id}/transfer, 202): the parcel's account (any role but notary) or an
+// admin. A notary never asks for what it decides: forbidden, meta.reason
+// separation_of_duties. When the parcel's owner has a bound wallet the transfer starts
+// PENDING_OWNER, with the TransferConsent the owner signs and a deadline
+// (expiresInSeconds, default 7 days); otherwise PENDING_NOTARY with owner consent
+// NOTARY_WITNESSED. invalid_state when the parcel is not CERTIFIED or a transfer is
+// already open (meta transferId). In SANDBOX the notaries NOT-SBX-1 and NOT-SBX-2
+// approve or reject a PENDING_NOTARY transfer at once.
 func (s *Service) RequestTransfer(ctx context.Context, p veriland.Principal, parcelID string, req TransferRequest) (*Transfer, error) {
 	if err := s.check(p.Env); err != nil {
 		return nil, err
@@ -20,13 +27,27 @@ func (s *Service) RequestTransfer(ctx context.Context, p veriland.Principal, par
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	live := req.liveness()
+	if live != nil && (s.Liveness == nil || s.Identities == nil) {
+		return nil, veriland.Invalid("/requireLiveness", "this service cannot check liveness")
+	}
 	id, err := ids.New(s.rand(), TransferIDPrefix)
 	if err != nil {
 		return nil, err
 	}
+	var nonce [32]byte
+	if _, err := io.ReadFull(s.rand(), nonce[:]); err != nil {
+		return nil, fmt.Errorf("parcel: reading randomness for a nonce: %w", err)
+	}
 	sealed, err := s.seal(p.Env, parcelID, req.NewOwner.FullName)
 	if err != nil {
 		return nil, err
+	}
+	var did string // the new owner's wallet identity, for a sandbox notary that approves at once
+	if p.Env == veriland.Sandbox && req.Notary == NotarySandboxSuccess {
+		if did, err = s.walletDID(ctx, p.Env, req.NewOwner.WalletAddress); err != nil {
+			return nil, err
+		}
 	}
 	now := s.now()
 	var out *Transfer
@@ -35,6 +56,9 @@ func (s *Service) RequestTransfer(ctx context.Context, p veriland.Principal, par
 		rec, err := s.readable(tx, p, parcelID)
 		if err != nil {
 			return err
+		}
+		if p.Role == veriland.RoleNotary {
+			return separationOfDuties("a notary never requests a transfer: notaries decide on transfers that the parcel's account asks for")
 		}
 		if p.Role != veriland.RoleAdmin && (p.Account == "" || p.Account != rec.Account) {
 			return forbidden("only the parcel's account or an admin may transfer it")
@@ -46,16 +70,32 @@ func (s *Service) RequestTransfer(ctx context.Context, p veriland.Principal, par
 			return veriland.Errorf(veriland.CodeInvalidState, "parcel %s already has an open transfer %s", parcelID, rec.OpenTransferID).
 				WithMeta("status", string(rec.Status)).WithMeta("transferId", rec.OpenTransferID)
 		}
+		if live != nil && !rec.Owner.bound() {
+			e := veriland.Errorf(veriland.CodeBusinessRuleViolation,
+				"requireLiveness needs an owner with a bound wallet: parcel %s's owner has none, so the notary witnesses the owner's consent", parcelID)
+			e.Pointer = "/requireLiveness"
+			return e
+		}
+		newOwner := s.ownerOf(req.NewOwner)
 		tr := &transferRecord{
 			Transfer: Transfer{
 				ID: id, Env: p.Env, ParcelID: parcelID, Account: rec.Account, CreatedBy: p.Subject,
-				Status:      TransferPendingNotary,
-				NewOwner:    OwnerView{IDDocHash: s.IDDocHash(req.NewOwner.IDDoc), IDDocLast4: last4(req.NewOwner.IDDoc)},
-				Notary:      req.Notary,
-				FromVersion: rec.Version,
-				CreatedAt:   now,
+				Status:          TransferPendingNotary,
+				NewOwner:        newOwner,
+				Notary:          req.Notary,
+				FromVersion:     rec.Version,
+				OwnerConsent:    &OwnerConsent{Method: ConsentNotaryWitnessed},
+				RequireLiveness: live,
+				CreatedAt:       now,
 			},
-			NewOwnerName: sealed,
+			NewOwnerName:  sealed,
+			Nonce:         nonce[:],
+			RequesterName: req.RequesterName,
+		}
+		if rec.Owner.bound() {
+			deadline := now.Add(req.ownerDeadline())
+			tr.Status = TransferPendingOwner
+			tr.OwnerConsent = &OwnerConsent{Method: ConsentOwnerSignature, Deadline: &deadline, OwnerWallet: rec.Owner.WalletAddress}
 		}
 		if err := r.putTransfer(tr, true); err != nil {
 			return err
@@ -65,21 +105,12 @@ func (s *Service) RequestTransfer(ctx context.Context, p veriland.Principal, par
 			return err
 		}
 		if err := s.emit(ctx, tx, Event{Env: p.Env, Action: ActionTransferRequested, ParcelID: parcelID, TransferID: id,
-			Actor: p.Subject, Role: p.Role, Account: rec.Account, Status: string(tr.Status), At: now}); err != nil {
+			Actor: p.Subject, Role: p.Role, Account: rec.Account, Status: string(tr.Status),
+			OwnerConsent: tr.OwnerConsent.Method, OwnerWallet: tr.OwnerConsent.OwnerWallet, At: now}); err != nil {
 			return err
 		}
-		if p.Env == veriland.Sandbox {
-			sbx := actor{sub: req.Notary, role: veriland.RoleNotary}
-			switch req.Notary {
-			case NotarySandboxSuccess:
-				if err := s.approveTx(ctx, r, tr, sbx, now, nil); err != nil {
-					return err
-				}
-			case NotarySandboxFailure:
-				if err := s.closeTransfer(ctx, r, tr, sbx, TransferRejected, "sandbox scenario: "+NotarySandboxFailure+" rejects every request", now); err != nil {
-					return err
-				}
-			}
+		if err := s.sandboxNotary(ctx, r, tr, did, now); err != nil {
+			return err
 		}
 		out = s.transferView(r.env, tr)
 		return nil
@@ -90,9 +121,34 @@ func (s *Service) RequestTransfer(ctx context.Context, p veriland.Principal, par
 	return out, nil
 }
 
+// sandboxNotary lets the SANDBOX notaries decide a PENDING_NOTARY transfer at once:
+// NOT-SBX-1 approves (did: the new owner's wallet identity), NOT-SBX-2 rejects,
+// NOT-SBX-3 (and every notary outside SANDBOX) leaves it waiting.
+func (s *Service) sandboxNotary(ctx context.Context, r repository, tr *transferRecord, did string, now time.Time) error {
+	if r.env != veriland.Sandbox || tr.Status != TransferPendingNotary {
+		return nil
+	}
+	sbx := actor{sub: tr.Notary, role: veriland.RoleNotary}
+	switch tr.Notary {
+	case NotarySandboxSuccess:
+		return s.approveTx(ctx, r, tr, sbx, did, now, nil)
+	case NotarySandboxFailure:
+		return s.closeTransfer(ctx, r, tr, sbx, TransferRejected, "sandbox scenario: "+NotarySandboxFailure+" rejects every request", now)
+	}
+	return nil
+}
+
 func (s *Service) transferView(env veriland.Environment, tr *transferRecord) *Transfer {
 	out := tr.Transfer
 	out.NewOwner.FullName, _ = s.open(env, tr.ParcelID, tr.NewOwnerName)
+	if oc := tr.OwnerConsent; oc != nil {
+		c := *oc
+		if c.Method == ConsentOwnerSignature {
+			td := s.unsignedConsent(tr)
+			c.TypedData = &td
+		}
+		out.OwnerConsent = &c
+	}
 	return &out
 }
 
@@ -116,19 +172,16 @@ func (s *Service) GetTransfer(ctx context.Context, p veriland.Principal, id stri
 	if err := s.check(p.Env); err != nil {
 		return nil, err
 	}
-	var out *Transfer
-	err := s.Store.View(ctx, func(tx storage.Tx) error {
-		tr, err := repo(tx, p.Env).transfer(id)
-		if err != nil {
-			return err
-		}
+	tr, err := s.readTransfer(ctx, p.Env, id, func(tr *transferRecord) error {
 		if !canReadTransfer(p, tr) {
 			return notFound("transfer", id)
 		}
-		out = s.transferView(p.Env, tr)
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return s.transferView(p.Env, tr), nil
 }
 
 // ListTransfers returns every transfer of a parcel, newest first (GET
@@ -156,17 +209,22 @@ func (s *Service) ListTransfers(ctx context.Context, p veriland.Principal, parce
 }
 
 // ApproveTransfer completes a PENDING_NOTARY transfer (POST /v1/transfers/{id}/approve):
-// the transfer's named notary or an admin; anyone else who can see it → forbidden.
-// In one transaction: the current certificate version becomes SUPERSEDED and its token
-// BURNED (its hash enters the status list), the new owner becomes the parcel's owner,
-// a new certificate version (CURRENT, signed) and its token are minted, and the
-// transfer becomes COMPLETED.
+// the transfer's named notary or an admin; anyone else who can see it → forbidden,
+// and so is the principal that requested the transfer, admins included (meta.reason
+// separation_of_duties). A transfer still waiting for its owner (PENDING_OWNER) →
+// invalid_state. In one transaction: the current certificate version becomes
+// SUPERSEDED and its token BURNED (its hash enters the status list), the new owner
+// becomes the parcel's owner (a wallet of theirs becomes bound), a new certificate
+// version (CURRENT, signed) and its token are minted, and the transfer becomes
+// COMPLETED.
 func (s *Service) ApproveTransfer(ctx context.Context, p veriland.Principal, id string) (*Transfer, error) {
 	if err := s.check(p.Env); err != nil {
 		return nil, err
 	}
-	// Sign the new version outside the write transaction, as Certify does.
-	var pre *presigned
+	// Sign the new version outside the write transaction, as Certify does, and resolve
+	// the new owner's wallet to its identity (a read of its own) before it.
+	var snap *parcelRecord
+	var snapTr *transferRecord
 	now := s.now()
 	_ = s.Store.View(ctx, func(tx storage.Tx) error {
 		r := repo(tx, p.Env)
@@ -178,25 +236,38 @@ func (s *Service) ApproveTransfer(ctx context.Context, p veriland.Principal, id 
 		if err != nil || rec.Status != StatusCertified || rec.OpenTransferID != tr.ID {
 			return nil
 		}
-		v := rec.Version + 1
-		takeOver(rec, tr)
-		pre = s.presign(p.Env, rec, v, tr.Notary, now)
+		snap, snapTr = rec, tr
 		return nil
 	})
+	var did string
+	var pre *presigned
+	if snap != nil {
+		var err error
+		if did, err = s.walletDID(ctx, p.Env, snapTr.NewOwner.WalletAddress); err != nil {
+			return nil, err
+		}
+		takeOver(snap, snapTr, did)
+		pre = s.presign(p.Env, snap, snap.Version+1, snapTr.Notary, now)
+	}
 	return s.decideTransfer(ctx, p, id, true, func(r repository, tr *transferRecord, _ time.Time) error {
-		return s.approveTx(ctx, r, tr, actorOf(p), now, pre)
+		if tr.CreatedBy == p.Subject {
+			return separationOfDuties("%s requested transfer %s and so cannot approve it: the named notary (or another admin) must", p.Subject, id)
+		}
+		return s.approveTx(ctx, r, tr, actorOf(p), did, now, pre)
 	})
 }
 
-// takeOver makes tr's new owner and notary rec's.
-func takeOver(rec *parcelRecord, tr *transferRecord) {
+// takeOver makes tr's new owner and notary rec's; the new owner's wallet, if any,
+// becomes bound (did: its ACTIVE identity, "" for none).
+func takeOver(rec *parcelRecord, tr *transferRecord, did string) {
 	rec.OwnerName = tr.NewOwnerName
-	rec.Owner = OwnerView{IDDocHash: tr.NewOwner.IDDocHash, IDDocLast4: tr.NewOwner.IDDocLast4}
+	rec.Owner = OwnerView{IDDocHash: tr.NewOwner.IDDocHash, IDDocLast4: tr.NewOwner.IDDocLast4, WalletAddress: tr.NewOwner.WalletAddress}
+	bind(&rec.Owner, did)
 	rec.Notary = tr.Notary
 }
 
-// RejectTransfer rejects a PENDING_NOTARY transfer with an optional reason: the
-// transfer's named notary or an admin.
+// RejectTransfer rejects an open transfer (PENDING_OWNER or PENDING_NOTARY) with an
+// optional reason: the transfer's named notary or an admin.
 func (s *Service) RejectTransfer(ctx context.Context, p veriland.Principal, id, reason string) (*Transfer, error) {
 	if !validReason(reason) {
 		return nil, veriland.Invalid("/reason", "reason must be at most %d printable characters", MaxReasonLen)
@@ -206,8 +277,8 @@ func (s *Service) RejectTransfer(ctx context.Context, p veriland.Principal, id, 
 	})
 }
 
-// CancelTransfer withdraws a PENDING_NOTARY transfer: the parcel's account (its
-// creator) or an admin.
+// CancelTransfer withdraws an open transfer: the parcel's account (its creator) or an
+// admin.
 func (s *Service) CancelTransfer(ctx context.Context, p veriland.Principal, id string) (*Transfer, error) {
 	return s.decideTransfer(ctx, p, id, false, func(r repository, tr *transferRecord, now time.Time) error {
 		return s.closeTransfer(ctx, r, tr, actorOf(p), TransferCancelled, "", now)
@@ -221,7 +292,9 @@ func (s *Service) decideTransfer(ctx context.Context, p veriland.Principal, id s
 	}
 	now := s.now()
 	var out *Transfer
+	var refused error
 	err := s.Store.Update(ctx, func(tx storage.Tx) error {
+		refused = nil
 		r := repo(tx, p.Env)
 		tr, err := r.transfer(id)
 		if err != nil {
@@ -239,6 +312,15 @@ func (s *Service) decideTransfer(ctx context.Context, p veriland.Principal, id s
 				return forbidden("only the parcel's account or an admin may cancel transfer %s", id)
 			}
 		}
+		if tr.due(now) {
+			// The owner's deadline passed: the transfer expires now (committed), and
+			// the change asked for is refused.
+			if err := s.expireTx(ctx, r, tr, now); err != nil {
+				return err
+			}
+			refused = transferState(tr, "decide")
+			return nil
+		}
 		if err := fn(r, tr, now); err != nil {
 			return err
 		}
@@ -248,12 +330,15 @@ func (s *Service) decideTransfer(ctx context.Context, p veriland.Principal, id s
 	if err != nil {
 		return nil, err
 	}
+	if refused != nil {
+		return nil, refused
+	}
 	return out, nil
 }
 
-func (s *Service) approveTx(ctx context.Context, r repository, tr *transferRecord, a actor, now time.Time, pre *presigned) error {
+func (s *Service) approveTx(ctx context.Context, r repository, tr *transferRecord, a actor, did string, now time.Time, pre *presigned) error {
 	if tr.Status != TransferPendingNotary {
-		return invalidState("transfer", tr.ID, string(tr.Status), "approve")
+		return transferState(tr, "approve")
 	}
 	rec, err := r.parcel(tr.ParcelID)
 	if err != nil {
@@ -270,9 +355,19 @@ func (s *Service) approveTx(ctx context.Context, r repository, tr *transferRecor
 		return err
 	}
 	v := rec.Version + 1
-	takeOver(rec, tr)
+	// The old owner's wallet stops listing the parcel (GET /v1/me/parcels).
+	if rec.Owner.bound() {
+		if err := r.unindexWallet(rec); err != nil {
+			return err
+		}
+	}
+	takeOver(rec, tr, did)
 	vr, tok, err := s.mint(r, rec, v, tr.Notary, now, pre)
 	if err != nil {
+		return err
+	}
+	vr.TransferID, vr.OwnerConsent = tr.ID, tr.OwnerConsent.Method
+	if err := r.putVersion(vr); err != nil {
 		return err
 	}
 	rec.Version, rec.CertificateHash, rec.TokenID = v, vr.Hash, tok.TokenID
@@ -291,17 +386,33 @@ func (s *Service) approveTx(ctx context.Context, r repository, tr *transferRecor
 	}
 	return s.emit(ctx, r.tx, Event{Env: r.env, Action: ActionTransferCompleted, ParcelID: rec.ID, TransferID: tr.ID,
 		Actor: a.sub, Role: a.role, Account: rec.Account, Status: string(tr.Status), Version: v,
-		CertificateHash: vr.Hash, TokenID: tok.TokenID, BurnedTokenID: old.TokenID, At: now})
+		CertificateHash: vr.Hash, TokenID: tok.TokenID, BurnedTokenID: old.TokenID,
+		OwnerConsent: tr.OwnerConsent.Method, OwnerWallet: rec.Owner.WalletAddress, At: now})
 }
 
+// closeTransfer ends the open transfer tr with status st (REJECTED by a notary, or
+// CANCELLED) and frees its parcel for another transfer.
 func (s *Service) closeTransfer(ctx context.Context, r repository, tr *transferRecord, a actor, st TransferStatus, reason string, now time.Time) error {
-	if tr.Status != TransferPendingNotary {
+	if !tr.Status.Open() {
 		verb := "reject"
 		if st == TransferCancelled {
 			verb = "cancel"
 		}
-		return invalidState("transfer", tr.ID, string(tr.Status), verb)
+		return transferState(tr, verb)
 	}
+	if st == TransferRejected {
+		tr.RejectedBy = RejectedByNotary
+	}
+	action := ActionTransferRejected
+	if st == TransferCancelled {
+		action = ActionTransferCancelled
+	}
+	return s.endTransfer(ctx, r, tr, a, st, action, reason, now)
+}
+
+// endTransfer moves tr to the final status st at now, frees its parcel and emits
+// action.
+func (s *Service) endTransfer(ctx context.Context, r repository, tr *transferRecord, a actor, st TransferStatus, action Action, reason string, now time.Time) error {
 	rec, err := r.parcel(tr.ParcelID)
 	if err != nil {
 		return err
@@ -316,10 +427,18 @@ func (s *Service) closeTransfer(ctx context.Context, r repository, tr *transferR
 	if err := r.putTransfer(tr, false); err != nil {
 		return err
 	}
-	action := ActionTransferRejected
-	if st == TransferCancelled {
-		action = ActionTransferCancelled
+	ev := Event{Env: r.env, Action: action, ParcelID: rec.ID, TransferID: tr.ID,
+		Actor: a.sub, Role: a.role, Account: rec.Account, Status: string(st), At: now}
+	if oc := tr.OwnerConsent; oc != nil {
+		ev.OwnerConsent = oc.Method
+		if a.role == veriland.RoleHolder {
+			ev.OwnerWallet = oc.OwnerWallet
+		}
 	}
-	return s.emit(ctx, r.tx, Event{Env: r.env, Action: action, ParcelID: rec.ID, TransferID: tr.ID,
-		Actor: a.sub, Role: a.role, Account: rec.Account, Status: string(st), At: now})
+	return s.emit(ctx, r.tx, ev)
+}
+
+// transferState is the invalid_state refusal of doing verb to tr in its status.
+func transferState(tr *transferRecord, verb string) *veriland.Error {
+	return invalidState("transfer", tr.ID, string(tr.Status), verb)
 }

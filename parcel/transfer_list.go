@@ -12,10 +12,10 @@ import (
 	"github.com/veriland/veriland/storage"
 )
 
-// OpenTransfers returns the PENDING_NOTARY transfers p may read, newest first
-// (creation time, then id, both descending), a page of at most limit (0 means
-// DefaultListLimit) after cursor, and the cursor of the next page ("" on the last):
-// GET /v1/transfers?status=PENDING_NOTARY. A notary sees the open transfers that name
+// OpenTransfers returns the open transfers in status (PENDING_NOTARY or PENDING_OWNER)
+// that p may read, newest first (creation time, then id, both descending), a page of
+// at most limit (0 means DefaultListLimit) after cursor, and the cursor of the next
+// page ("" on the last): GET /v1/transfers?status=…. A notary sees the open transfers that name
 // it, whichever notary certified the parcel (GET /v1/parcels lists only the parcels
 // a notary certifies); an account's token its account's; an admin its environment's
 // (in SANDBOX, its account's).
@@ -23,9 +23,12 @@ import (
 // It reads every transfer of the environment (open transfers are at most one per
 // parcel; closed ones are skipped): a store that outgrows a scan needs an index by
 // status and notary.
-func (s *Service) OpenTransfers(ctx context.Context, p veriland.Principal, cursor string, limit int) ([]*Transfer, string, error) {
+func (s *Service) OpenTransfers(ctx context.Context, p veriland.Principal, status TransferStatus, cursor string, limit int) ([]*Transfer, string, error) {
 	if err := s.check(p.Env); err != nil {
 		return nil, "", err
+	}
+	if !status.Open() {
+		return nil, "", veriland.Errorf(veriland.CodeValidationFailed, "status must be PENDING_NOTARY or PENDING_OWNER").WithMeta("parameter", "status")
 	}
 	if limit == 0 {
 		limit = DefaultListLimit
@@ -49,7 +52,7 @@ func (s *Service) OpenTransfers(ctx context.Context, p veriland.Principal, curso
 			if err := json.Unmarshal(v, &tr); err != nil {
 				return err
 			}
-			if tr.Status == TransferPendingNotary && canReadTransfer(p, &tr) && (after == nil || transferKey(&tr) < string(after)) {
+			if tr.Status == status && canReadTransfer(p, &tr) && (after == nil || transferKey(&tr) < string(after)) {
 				open = append(open, &tr)
 			}
 			return nil

@@ -49,7 +49,7 @@ func TestOpenTransfers(t *testing.T) {
 		{"a token without account", veriland.Principal{Subject: "v", Role: veriland.RoleVerifier, Env: veriland.Production}, []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, next, err := f.svc.OpenTransfers(ctx, tc.p, "", 0)
+			got, next, err := f.svc.OpenTransfers(ctx, tc.p, parcel.TransferPendingNotary, "", 0)
 			require.NoError(t, err)
 			require.Equal(t, tc.want, ids(got))
 			require.Empty(t, next)
@@ -57,11 +57,11 @@ func TestOpenTransfers(t *testing.T) {
 	}
 
 	t.Run("pages", func(t *testing.T) {
-		page, next, err := f.svc.OpenTransfers(ctx, otherNotary, "", 1)
+		page, next, err := f.svc.OpenTransfers(ctx, otherNotary, parcel.TransferPendingNotary, "", 1)
 		require.NoError(t, err)
 		require.Equal(t, []string{second}, ids(page))
 		require.NotEmpty(t, next)
-		page, next, err = f.svc.OpenTransfers(ctx, otherNotary, next, 1)
+		page, next, err = f.svc.OpenTransfers(ctx, otherNotary, parcel.TransferPendingNotary, next, 1)
 		require.NoError(t, err)
 		require.Equal(t, []string{first}, ids(page))
 		require.Empty(t, next)
@@ -78,7 +78,7 @@ func TestOpenTransfers(t *testing.T) {
 		{"cursor of another list", "cHJjX2FhYWFhYWFh", 1, "cursor"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := f.svc.OpenTransfers(ctx, otherNotary, tc.cursor, tc.limit)
+			_, _, err := f.svc.OpenTransfers(ctx, otherNotary, parcel.TransferPendingNotary, tc.cursor, tc.limit)
 			require.Equal(t, veriland.CodeValidationFailed, codeOf(err))
 			var e *veriland.Error
 			require.ErrorAs(t, err, &e)

@@ -1,5 +1,8 @@
 // Package htmlpage is the plumbing the server's HTML pages share (the consent,
-// registry verification and attestation pages, and the dashboard): the security
-// headers they are served with, the CSP hash of an inline element, and the path of a
-// QR code drawn as inline SVG. Each page keeps its own markup, policy and wording.
+// owner-consent, registry verification and attestation pages, and the dashboard):
+// the security headers they are served with, the CSP hash of an inline element and
+// the policy of a page with one inline script and one inline style, the check of a
+// label table (every language has exactly the default language's keys), the entries
+// of a language switcher, and the path of a QR code drawn as inline SVG. Each page
+// keeps its own markup and wording.
 package htmlpage
