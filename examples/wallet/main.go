@@ -25,7 +25,7 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: wallet new | siwe | consent (see go doc ./examples/wallet)")
+		fmt.Fprintln(stderr, "usage: wallet new | siwe | consent | transfer (see go doc ./examples/wallet)")
 		return 2
 	}
 	var err error
@@ -36,6 +36,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() ti
 		err = signIn(args[1:], stdout, stderr, now)
 	case "consent":
 		err = signConsent(args[1:], stdin, stdout, stderr)
+	case "transfer":
+		err = signTransfer(args[1:], stdin, stdout, stderr)
 	default:
 		err = fmt.Errorf("unknown command %q", args[0])
 	}
@@ -140,5 +142,58 @@ func signConsent(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	return json.NewEncoder(stdout).Encode(map[string]any{
 		"holderAddress": crypto.PubkeyToAddress(key.PublicKey).Hex(), "decision": *decision,
 		"disclosedScope": disclosed, "holderSignature": hexutil.Encode(sig),
+	})
+}
+
+// signTransfer reads a transfer's owner-consent context (the JSON:API document of GET
+// /v1/transfers/{id}/owner-consent, or of the transfer itself), adds the decision to
+// its TransferConsent typed data, hashes it with go-ethereum's EIP-712 code and signs
+// as the parcel's owner. It prints the body for POST /v1/transfers/{id}/owner-consent.
+func signTransfer(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("transfer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	keyHex := fs.String("key", "", "the owner's private key, hex")
+	decision := fs.String("decision", "APPROVED", "APPROVED or REJECTED")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(*keyHex, "0x"))
+	if err != nil {
+		return fmt.Errorf("-key: %w", err)
+	}
+	var doc struct {
+		Data struct {
+			Attributes struct {
+				TypedData    *apitypes.TypedData `json:"typedData"`
+				OwnerConsent *struct {
+					TypedData *apitypes.TypedData `json:"typedData"`
+				} `json:"ownerConsent"`
+			} `json:"attributes"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(stdin).Decode(&doc); err != nil {
+		return fmt.Errorf("reading the owner-consent document on stdin: %w", err)
+	}
+	td := doc.Data.Attributes.TypedData
+	if oc := doc.Data.Attributes.OwnerConsent; td == nil && oc != nil {
+		td = oc.TypedData
+	}
+	if td == nil || td.Message == nil {
+		return errors.New("the input has no data.attributes.typedData (or ownerConsent.typedData): is the owner's signature asked for?")
+	}
+	td.Message["decision"] = *decision
+	digest, _, err := apitypes.TypedDataAndHash(*td)
+	if err != nil {
+		return err
+	}
+	var d [32]byte
+	copy(d[:], digest)
+	sig, err := ethsig.Sign(key, d)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(map[string]any{
+		"decision": *decision, "ownerSignature": hexutil.Encode(sig),
+		"ownerAddress": crypto.PubkeyToAddress(key.PublicKey).Hex(),
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/internal/ethsig"
+	"github.com/veriland/veriland/parcel"
 )
 
 func fixedNow() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
@@ -73,4 +74,44 @@ func TestConsentSignature(t *testing.T) {
 
 	require.Equal(t, 1, run([]string{"consent", "-key", key}, strings.NewReader("not json"), &out, &errOut, fixedNow))
 	require.Equal(t, 2, run(nil, nil, &out, &errOut, fixedNow))
+}
+
+func TestTransferSignature(t *testing.T) {
+	key, addr := newWallet(t)
+	msg := parcel.TransferConsent{TransferID: "trf_x", ParcelID: "prc_y", FromVersion: 1, Notary: "NOT-ABJ-0042", Deadline: 1795305600}
+	msg.NewOwnerIDDocHash[0], msg.Nonce[31] = 0xab, 0x01
+	td := msg.TypedData(1)
+	delete(td.Message, "decision")
+	owner := func(attrs map[string]any) []byte {
+		b, err := json.Marshal(map[string]any{"data": map[string]any{"type": "owner-consents", "id": "trf_x", "attributes": attrs}})
+		require.NoError(t, err)
+		return b
+	}
+	for _, tc := range []struct {
+		name, decision string
+		input          []byte
+	}{
+		{"owner-consent document", "APPROVED", owner(map[string]any{"typedData": td})},
+		{"transfer document", "REJECTED", owner(map[string]any{"ownerConsent": map[string]any{"typedData": td}})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			require.Equal(t, 0, run([]string{"transfer", "-key", key, "-decision", tc.decision}, bytes.NewReader(tc.input), &out, &errOut, fixedNow), errOut.String())
+			var body struct{ Decision, OwnerSignature, OwnerAddress string }
+			require.NoError(t, json.Unmarshal(out.Bytes(), &body))
+			require.Equal(t, addr, body.OwnerAddress)
+			require.Equal(t, tc.decision, body.Decision)
+			// What the service checks: the hand-written encoder's digest recovers to us.
+			m := msg
+			m.Decision = tc.decision
+			sig, err := hexutil.Decode(body.OwnerSignature)
+			require.NoError(t, err)
+			got, err := ethsig.Recover(m.Digest(1), sig)
+			require.NoError(t, err)
+			require.Equal(t, common.HexToAddress(addr), got)
+		})
+	}
+	var out, errOut bytes.Buffer
+	require.Equal(t, 1, run([]string{"transfer", "-key", key}, strings.NewReader(`{"data":{"attributes":{"ownerConsent":{"method":"NOTARY_WITNESSED"}}}}`), &out, &errOut, fixedNow))
+	require.Contains(t, errOut.String(), "no data.attributes.typedData")
 }
