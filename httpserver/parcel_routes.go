@@ -156,6 +156,7 @@ func (s *Server) parcelCertificate(w http.ResponseWriter, r *http.Request) error
 	doc, err := pdf.Render(pdf.Input{
 		CertificateJSON: signed, Hash: cert.Hash, VerifyURL: s.registryVerifyURL(cert.Hash),
 		ParcelID: c.ParcelID, Version: c.Version, OwnerName: c.Owner.FullName, IDDocLast4: prc.Owner.IDDocLast4,
+		OwnerWallet: c.Owner.WalletAddress, OwnerBinding: string(c.Owner.Binding),
 		City: c.Parcel.City, Notary: c.Notary, TokenID: c.TokenID, Lat: c.Parcel.GPS[0], Lon: c.Parcel.GPS[1],
 		AreaM2: c.Parcel.AreaM2, CertifiedAt: c.CertifiedAt, Status: string(cert.Status),
 	})

@@ -56,10 +56,11 @@ func registryView(hash string, v *parcel.Verification) registrypage.View {
 	}
 	view := registrypage.View{Hash: hash, Found: true, Authentic: v.Authentic, Status: string(v.Status),
 		ParcelID: v.ParcelID, City: v.City, Notary: v.Notary, Version: v.Version, CertifiedAt: v.CertifiedAt,
-		TokenID: v.TokenID, Anchor: anchorWords(v.Anchor.Status, v.Anchor.TxHash)}
+		TokenID: v.TokenID, Anchor: anchorWords(v.Anchor.Status, v.Anchor.TxHash),
+		OwnerWallet: v.OwnerWallet, OwnerBinding: string(v.OwnerBinding)}
 	for _, h := range v.History {
 		view.History = append(view.History, registrypage.Version{Version: h.Version, Status: string(h.Status),
-			Hash: h.Hash, CertifiedAt: h.CertifiedAt})
+			Hash: h.Hash, CertifiedAt: h.CertifiedAt, OwnerWallet: h.OwnerWallet, OwnerConsent: h.OwnerConsent})
 	}
 	return view
 }

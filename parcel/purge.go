@@ -16,9 +16,9 @@ import (
 // PurgeSandboxAccount erases every SANDBOX parcel of account and everything hanging
 // off it, for the sandbox reset (SPEC S10): the parcel records, their certificate
 // versions and hash index entries, their tokens, the status-list entries of their
-// hashes, their transfers and transfer index entries, their boundaries, their
-// anchoring jobs and every parcel index entry (account, each notary the parcel ever
-// had, environment-wide). It returns how many stored keys it deleted, index entries
+// hashes, their transfers with their transfer index and owner-deadline entries, their
+// boundaries, their anchoring jobs and every parcel index entry (account, each notary
+// the parcel ever had, the owner's bound wallet, environment-wide). It returns how many stored keys it deleted, index entries
 // included. No event is emitted: the caller audits the reset as a whole.
 //
 // A transfer always belongs to its parcel's account (RequestTransfer copies it from
@@ -181,6 +181,11 @@ func (p *purger) parcel(id, account string, hashes map[common.Hash]bool, tokens 
 			trID := string(k[len(trPrefix)+8:])
 			if tr, err := r.transfer(trID); err == nil {
 				notaries[tr.Notary] = true
+				if oc := tr.OwnerConsent; oc != nil && oc.Deadline != nil {
+					if err := p.del(bucketDeadlines, deadlineKey(*oc.Deadline, trID)); err != nil {
+						return err
+					}
+				}
 			}
 			if err := p.del(bucketTransfers, []byte(trID)); err != nil {
 				return err
@@ -200,6 +205,11 @@ func (p *purger) parcel(id, account string, hashes map[common.Hash]bool, tokens 
 	keys := [][]byte{append([]byte("e\x00"), suffix...), append([]byte("a\x00"+rec.Account+"\x00"), suffix...)}
 	for n := range notaries {
 		keys = append(keys, append([]byte("n\x00"+n+"\x00"), suffix...))
+	}
+	// The bound owner wallet's entry (GET /v1/me/parcels); a previous owner's went when
+	// its transfer completed.
+	if rec.Owner.bound() {
+		keys = append(keys, append(walletPrefix(rec.Owner.WalletAddress), suffix...))
 	}
 	for _, k := range keys {
 		if err := p.del(bucketIndex, k); err != nil {

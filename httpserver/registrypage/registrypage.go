@@ -67,6 +67,10 @@ type View struct {
 	// Anchor says in words where the token is anchored ("ANCHORED in transaction
 	// 0x…", "PENDING", "DISABLED"); empty says "not anchored".
 	Anchor string
+	// OwnerWallet is the owner's wallet that the certifying notary bound ("" for an
+	// owner without one), and OwnerBinding how (NOTARY_VERIFIED or
+	// IDENTITY_VERIFIED). A wallet address is public; the owner's name never is.
+	OwnerWallet, OwnerBinding string
 	// History lists every certificate version of the parcel, oldest first.
 	History []Version
 }
@@ -77,6 +81,10 @@ type Version struct {
 	Status      string
 	Hash        string
 	CertifiedAt time.Time
+	// OwnerWallet is the version's owner wallet ("" for none), and OwnerConsent how
+	// the previous owner consented to the transfer that made it: OWNER_SIGNATURE or
+	// NOTARY_WITNESSED ("" for version 1).
+	OwnerWallet, OwnerConsent string
 }
 
 // pageData is View with its words, colour class and formatted dates.
@@ -84,6 +92,7 @@ type pageData struct {
 	View
 	Lang, Dir, Title, Word, Explanation, Class, AnchorText string
 	CertifiedAtISO, CertifiedAtText                        string
+	BindingText                                            string
 	History                                                []row
 }
 
@@ -92,6 +101,7 @@ type row struct {
 	Number                                                    uint64
 	Here                                                      bool
 	Status, Class, ShortHash, CertifiedAtISO, CertifiedAtText string
+	ShortWallet, ConsentText                                  string
 }
 
 // Render returns the page for v.
@@ -125,8 +135,21 @@ func Render(v View) ([]byte, error) {
 		d.AnchorText = "not anchored"
 	}
 	d.CertifiedAtISO, d.CertifiedAtText = dates(v.CertifiedAt)
+	switch v.OwnerBinding {
+	case "IDENTITY_VERIFIED":
+		d.BindingText = "verified by the notary, and the wallet of a verified identity"
+	case "NOTARY_VERIFIED":
+		d.BindingText = "verified by the notary"
+	}
 	for _, h := range v.History {
-		r := row{Number: h.Version, Here: h.Hash == v.Hash, Status: h.Status, Class: class(h.Status), ShortHash: short(h.Hash)}
+		r := row{Number: h.Version, Here: h.Hash == v.Hash, Status: h.Status, Class: class(h.Status), ShortHash: short(h.Hash),
+			ShortWallet: short(h.OwnerWallet)}
+		switch h.OwnerConsent {
+		case "OWNER_SIGNATURE":
+			r.ConsentText = "transferred with the owner's signature"
+		case "NOTARY_WITNESSED":
+			r.ConsentText = "transferred before the notary (owner without a wallet)"
+		}
 		r.CertifiedAtISO, r.CertifiedAtText = dates(h.CertifiedAt)
 		if !h.CertifiedAt.IsZero() {
 			r.CertifiedAtText = h.CertifiedAt.UTC().Format("2 Jan 2006")

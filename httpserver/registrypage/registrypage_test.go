@@ -59,3 +59,34 @@ func TestRender(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderOwnerWallet: the page shows the owner's bound wallet and, for a version
+// made by a transfer, how the previous owner consented; never a name.
+func TestRenderOwnerWallet(t *testing.T) {
+	at := time.Date(2026, 3, 1, 10, 30, 0, 0, time.UTC)
+	hash := "0x" + strings.Repeat("cd", 32)
+	wallet := "0x" + strings.Repeat("1f", 20)
+	tests := []struct {
+		name, binding, consent, wantBinding, wantConsent string
+	}{
+		{"notary verified, owner signed", "NOTARY_VERIFIED", "OWNER_SIGNATURE", "verified by the notary", "transferred with the owner&#39;s signature"},
+		{"identity verified, witnessed", "IDENTITY_VERIFIED", "NOTARY_WITNESSED", "the wallet of a verified identity", "owner without a wallet"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := View{Hash: hash, Found: true, Authentic: true, Status: StatusCurrent, ParcelID: "prc_X", City: "Abuja",
+				Notary: "NOT-ABJ-1", Version: 2, CertifiedAt: at, TokenID: "9", OwnerWallet: wallet, OwnerBinding: tt.binding,
+				History: []Version{{Version: 1, Status: StatusSuperseded, Hash: "0x" + strings.Repeat("ab", 32), CertifiedAt: at},
+					{Version: 2, Status: StatusCurrent, Hash: hash, CertifiedAt: at, OwnerWallet: wallet, OwnerConsent: tt.consent}}}
+			body, err := Render(v)
+			require.NoError(t, err)
+			require.Contains(t, string(body), `<code id="owner-wallet">`+wallet+`</code>`)
+			require.Contains(t, string(body), tt.wantBinding)
+			require.Contains(t, string(body), tt.wantConsent)
+			require.Contains(t, string(body), "0x1f1f…1f1f", "the history row names the version's wallet, shortened")
+		})
+	}
+	body, err := Render(View{Hash: hash, Found: true, Authentic: true, Status: StatusCurrent})
+	require.NoError(t, err)
+	require.NotContains(t, string(body), "owner-wallet", "an owner without a wallet has no wallet row")
+}

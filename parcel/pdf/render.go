@@ -37,7 +37,10 @@ type Input struct {
 	// OwnerName is the owner's full name; IDDocLast4 the last four characters of the
 	// owner's identity document (never the whole number).
 	OwnerName, IDDocLast4 string
-	City, Notary, TokenID string
+	// OwnerWallet is the owner's wallet that the notary bound ("" for none), and
+	// OwnerBinding how: NOTARY_VERIFIED or IDENTITY_VERIFIED.
+	OwnerWallet, OwnerBinding string
+	City, Notary, TokenID     string
 	// Lat and Lon are WGS84 degrees; AreaM2 square metres.
 	Lat, Lon, AreaM2 float64
 	// CertifiedAt is the certification time; it is also the PDF's creation date.
@@ -207,6 +210,18 @@ func Render(in Input) ([]byte, error) {
 		f.Ln(1.5)
 	}
 	row("Identity document", "ending in "+in.IDDocLast4, false)
+	if in.OwnerWallet != "" {
+		how := "verified by the notary"
+		if in.OwnerBinding == "IDENTITY_VERIFIED" {
+			how = "verified by the notary; the wallet of a verified identity"
+		}
+		row("Owner's wallet", in.OwnerWallet, true)
+		setRGB(f.SetTextColor, mutedRGB)
+		f.SetFont("Helvetica", "", 8.5)
+		f.SetX(margin + labelW)
+		f.MultiCell(valueW, 4, tr(how+": a transfer of this parcel needs this wallet's signature."), "", "L", false)
+		f.Ln(1.5)
+	}
 	row("Parcel", in.ParcelID, false)
 	row("Certificate version", strconv.FormatUint(in.Version, 10), false)
 	row("City", in.City, false)

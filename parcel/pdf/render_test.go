@@ -260,3 +260,34 @@ func TestPrintable(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderOwnerWallet: a bound owner wallet is printed whole (a reader compares it
+// with a wallet's address), on the one A4 page, and the QR code still decodes.
+func TestRenderOwnerWallet(t *testing.T) {
+	in := sampleInput(t)
+	in.OwnerWallet, in.OwnerBinding = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4", "IDENTITY_VERIFIED"
+	doc, err := Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(doc, []byte("/Type /Page\n")) + bytes.Count(doc, []byte("/Type /Page ")); n > 1 {
+		t.Fatalf("the certificate spans %d pages", n)
+	}
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		testenv.Require(t, "pdftotext (poppler-utils)", "apt-get install -y poppler-utils")
+	}
+	path := filepath.Join(t.TempDir(), "c.pdf")
+	if err := os.WriteFile(path, doc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Owner's wallet", "0x5b38da6a701c568545dcfcb03fcb875f56beddc4", "the wallet of a verified identity"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the PDF text lacks %q:\n%s", want, out)
+		}
+	}
+}
