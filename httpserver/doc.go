@@ -46,10 +46,20 @@
 // plain ERC-721 metadata GET /v1/tokens/{tokenId}. GET /v1/parcels/{id}/certificate
 // answers the printable PDF (parcel/pdf) to a client that asks for application/pdf.
 //
+// Owners and transfers (SPEC S13): a transfer of a parcel whose owner has a bound
+// wallet waits for the owner's EIP-712 signature at the public
+// GET/POST /v1/transfers/{id}/owner-consent (JSON:API, or for browsers the hosted page
+// of package ownerconsentpage: wallet connect, a QR code for a phone, seven languages),
+// rate limited per ownerAddress like consent; Transfer.OwnerConsent.URL is filled in
+// from PublicOrigin. A holder signed in with the owner's wallet lists its parcels at
+// GET /v1/me/parcels. Run expires transfers whose owner did not answer in time. The
+// domain refuses a notary's transfer request, the requester's approval and the
+// creator's certification with 403, meta.reason "separation_of_duties".
+//
 // New builds a Server from a Config that holds the store, the token secrets and the
 // domain services; WithDefaultServices fills in veriland's default services. Run does
 // the background work (webhook delivery, anchoring of attestations and parcel tokens,
-// request expiry, audit flushes).
+// request and transfer expiry, audit flushes).
 // examples/server is the reference wiring.
 //
 // # Replicas
