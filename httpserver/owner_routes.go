@@ -41,9 +41,13 @@ func (s *Server) ownerConsentContext(w http.ResponseWriter, r *http.Request) err
 	if consentpage.PrefersHTML(r.Header.Get("Accept")) {
 		return s.ownerConsentPage(w, r, id)
 	}
-	view, _, err := findInEnvs(s, r, func(env veriland.Environment) (*parcel.OwnerConsentView, error) {
-		return s.cfg.Parcels.OwnerConsentContext(r.Context(), env, id)
-	})
+	// Like the page and the decision, the document finds the transfer in whichever
+	// environment holds it: its id is unguessable and the owner holds no token.
+	env, err := s.cfg.Parcels.TransferEnv(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	view, err := s.cfg.Parcels.OwnerConsentContext(r.Context(), env, id)
 	s.notifyWebhooks() // a read may have expired the transfer
 	if err != nil {
 		return err
