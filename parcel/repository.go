@@ -116,6 +116,9 @@ func (r repository) parcel(id string) (*parcelRecord, error) {
 	if err := r.getJSON(bucketParcels, []byte(id), &rec); err != nil {
 		return nil, wrapGet(err, "parcel", id)
 	}
+	if rec.Owner.Binding == "" { // stored before owners had wallets
+		rec.Owner.Binding = BindingNone
+	}
 	return &rec, nil
 }
 
@@ -275,7 +278,20 @@ func (r repository) transfer(id string) (*transferRecord, error) {
 	if err := r.getJSON(bucketTransfers, []byte(id), &tr); err != nil {
 		return nil, wrapGet(err, "transfer", id)
 	}
+	upgradeTransfer(&tr)
 	return &tr, nil
+}
+
+// upgradeTransfer gives a transfer stored before owners could sign the members it
+// would have today: its owner consent was the notary's word, and its new owner had no
+// wallet.
+func upgradeTransfer(tr *transferRecord) {
+	if tr.OwnerConsent == nil {
+		tr.OwnerConsent = &OwnerConsent{Method: ConsentNotaryWitnessed}
+	}
+	if tr.NewOwner.Binding == "" {
+		tr.NewOwner.Binding = BindingNone
+	}
 }
 
 // putTransfer writes tr; isNew also indexes it under its parcel. It keeps the

@@ -52,6 +52,7 @@ func (s *Service) OpenTransfers(ctx context.Context, p veriland.Principal, statu
 			if err := json.Unmarshal(v, &tr); err != nil {
 				return err
 			}
+			upgradeTransfer(&tr)
 			if tr.Status == status && canReadTransfer(p, &tr) && (after == nil || transferKey(&tr) < string(after)) {
 				open = append(open, &tr)
 			}

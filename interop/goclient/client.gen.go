@@ -480,6 +480,24 @@ func (e CertificateStatusListEntriesStatus) Valid() bool {
 	}
 }
 
+// Defines values for CertificateVersionOwnerConsent.
+const (
+	CertificateVersionOwnerConsentNOTARYWITNESSED CertificateVersionOwnerConsent = "NOTARY_WITNESSED"
+	CertificateVersionOwnerConsentOWNERSIGNATURE  CertificateVersionOwnerConsent = "OWNER_SIGNATURE"
+)
+
+// Valid indicates whether the value is a known member of the CertificateVersionOwnerConsent enum.
+func (e CertificateVersionOwnerConsent) Valid() bool {
+	switch e {
+	case CertificateVersionOwnerConsentNOTARYWITNESSED:
+		return true
+	case CertificateVersionOwnerConsentOWNERSIGNATURE:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CertificateVersionTokenStatus.
 const (
 	CertificateVersionTokenStatusACTIVE CertificateVersionTokenStatus = "ACTIVE"
@@ -1248,6 +1266,165 @@ func (e Mode) Valid() bool {
 	}
 }
 
+// Defines values for OwnedParcelOpenTransferStatus.
+const (
+	OwnedParcelOpenTransferStatusPENDINGNOTARY OwnedParcelOpenTransferStatus = "PENDING_NOTARY"
+	OwnedParcelOpenTransferStatusPENDINGOWNER  OwnedParcelOpenTransferStatus = "PENDING_OWNER"
+)
+
+// Valid indicates whether the value is a known member of the OwnedParcelOpenTransferStatus enum.
+func (e OwnedParcelOpenTransferStatus) Valid() bool {
+	switch e {
+	case OwnedParcelOpenTransferStatusPENDINGNOTARY:
+		return true
+	case OwnedParcelOpenTransferStatusPENDINGOWNER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerBinding.
+const (
+	IDENTITYVERIFIED OwnerBinding = "IDENTITY_VERIFIED"
+	NONE             OwnerBinding = "NONE"
+	NOTARYVERIFIED   OwnerBinding = "NOTARY_VERIFIED"
+)
+
+// Valid indicates whether the value is a known member of the OwnerBinding enum.
+func (e OwnerBinding) Valid() bool {
+	switch e {
+	case IDENTITYVERIFIED:
+		return true
+	case NONE:
+		return true
+	case NOTARYVERIFIED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerConsentDecision.
+const (
+	OwnerConsentDecisionAPPROVED OwnerConsentDecision = "APPROVED"
+	OwnerConsentDecisionREJECTED OwnerConsentDecision = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the OwnerConsentDecision enum.
+func (e OwnerConsentDecision) Valid() bool {
+	switch e {
+	case OwnerConsentDecisionAPPROVED:
+		return true
+	case OwnerConsentDecisionREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerConsentMethod.
+const (
+	OwnerConsentMethodNOTARYWITNESSED OwnerConsentMethod = "NOTARY_WITNESSED"
+	OwnerConsentMethodOWNERSIGNATURE  OwnerConsentMethod = "OWNER_SIGNATURE"
+)
+
+// Valid indicates whether the value is a known member of the OwnerConsentMethod enum.
+func (e OwnerConsentMethod) Valid() bool {
+	switch e {
+	case OwnerConsentMethodNOTARYWITNESSED:
+		return true
+	case OwnerConsentMethodOWNERSIGNATURE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerConsentContextMethod.
+const (
+	OwnerConsentContextMethodNOTARYWITNESSED OwnerConsentContextMethod = "NOTARY_WITNESSED"
+	OwnerConsentContextMethodOWNERSIGNATURE  OwnerConsentContextMethod = "OWNER_SIGNATURE"
+)
+
+// Valid indicates whether the value is a known member of the OwnerConsentContextMethod enum.
+func (e OwnerConsentContextMethod) Valid() bool {
+	switch e {
+	case OwnerConsentContextMethodNOTARYWITNESSED:
+		return true
+	case OwnerConsentContextMethodOWNERSIGNATURE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerConsentContextOwnerDecisionDecision.
+const (
+	OwnerConsentContextOwnerDecisionDecisionAPPROVED OwnerConsentContextOwnerDecisionDecision = "APPROVED"
+	OwnerConsentContextOwnerDecisionDecisionREJECTED OwnerConsentContextOwnerDecisionDecision = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the OwnerConsentContextOwnerDecisionDecision enum.
+func (e OwnerConsentContextOwnerDecisionDecision) Valid() bool {
+	switch e {
+	case OwnerConsentContextOwnerDecisionDecisionAPPROVED:
+		return true
+	case OwnerConsentContextOwnerDecisionDecisionREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerConsentContextStatus.
+const (
+	OwnerConsentContextStatusCANCELLED     OwnerConsentContextStatus = "CANCELLED"
+	OwnerConsentContextStatusCOMPLETED     OwnerConsentContextStatus = "COMPLETED"
+	OwnerConsentContextStatusEXPIRED       OwnerConsentContextStatus = "EXPIRED"
+	OwnerConsentContextStatusPENDINGNOTARY OwnerConsentContextStatus = "PENDING_NOTARY"
+	OwnerConsentContextStatusPENDINGOWNER  OwnerConsentContextStatus = "PENDING_OWNER"
+	OwnerConsentContextStatusREJECTED      OwnerConsentContextStatus = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the OwnerConsentContextStatus enum.
+func (e OwnerConsentContextStatus) Valid() bool {
+	switch e {
+	case OwnerConsentContextStatusCANCELLED:
+		return true
+	case OwnerConsentContextStatusCOMPLETED:
+		return true
+	case OwnerConsentContextStatusEXPIRED:
+		return true
+	case OwnerConsentContextStatusPENDINGNOTARY:
+		return true
+	case OwnerConsentContextStatusPENDINGOWNER:
+		return true
+	case OwnerConsentContextStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OwnerDecisionDecision.
+const (
+	OwnerDecisionDecisionAPPROVED OwnerDecisionDecision = "APPROVED"
+	OwnerDecisionDecisionREJECTED OwnerDecisionDecision = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the OwnerDecisionDecision enum.
+func (e OwnerDecisionDecision) Valid() bool {
+	switch e {
+	case OwnerDecisionDecisionAPPROVED:
+		return true
+	case OwnerDecisionDecisionREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ParcelCertificateTypedDataDomainName.
 const (
 	ParcelCertificateTypedDataDomainNameParcelCertificate ParcelCertificateTypedDataDomainName = "Parcel Certificate"
@@ -1449,11 +1626,31 @@ func (e ScopeItem) Valid() bool {
 	}
 }
 
+// Defines values for TransferRejectedBy.
+const (
+	NOTARY TransferRejectedBy = "NOTARY"
+	OWNER  TransferRejectedBy = "OWNER"
+)
+
+// Valid indicates whether the value is a known member of the TransferRejectedBy enum.
+func (e TransferRejectedBy) Valid() bool {
+	switch e {
+	case NOTARY:
+		return true
+	case OWNER:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TransferStatus.
 const (
 	TransferStatusCANCELLED     TransferStatus = "CANCELLED"
 	TransferStatusCOMPLETED     TransferStatus = "COMPLETED"
+	TransferStatusEXPIRED       TransferStatus = "EXPIRED"
 	TransferStatusPENDINGNOTARY TransferStatus = "PENDING_NOTARY"
+	TransferStatusPENDINGOWNER  TransferStatus = "PENDING_OWNER"
 	TransferStatusREJECTED      TransferStatus = "REJECTED"
 )
 
@@ -1464,7 +1661,11 @@ func (e TransferStatus) Valid() bool {
 		return true
 	case TransferStatusCOMPLETED:
 		return true
+	case TransferStatusEXPIRED:
+		return true
 	case TransferStatusPENDINGNOTARY:
+		return true
+	case TransferStatusPENDINGOWNER:
 		return true
 	case TransferStatusREJECTED:
 		return true
@@ -1473,12 +1674,96 @@ func (e TransferStatus) Valid() bool {
 	}
 }
 
+// Defines values for TransferConsentTypedDataDomainName.
+const (
+	LandTransfer TransferConsentTypedDataDomainName = "Land Transfer"
+)
+
+// Valid indicates whether the value is a known member of the TransferConsentTypedDataDomainName enum.
+func (e TransferConsentTypedDataDomainName) Valid() bool {
+	switch e {
+	case LandTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferConsentTypedDataDomainVersion.
+const (
+	TransferConsentTypedDataDomainVersionN1 TransferConsentTypedDataDomainVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the TransferConsentTypedDataDomainVersion enum.
+func (e TransferConsentTypedDataDomainVersion) Valid() bool {
+	switch e {
+	case TransferConsentTypedDataDomainVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferConsentTypedDataMessageDecision.
+const (
+	TransferConsentTypedDataMessageDecisionAPPROVED TransferConsentTypedDataMessageDecision = "APPROVED"
+	TransferConsentTypedDataMessageDecisionREJECTED TransferConsentTypedDataMessageDecision = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the TransferConsentTypedDataMessageDecision enum.
+func (e TransferConsentTypedDataMessageDecision) Valid() bool {
+	switch e {
+	case TransferConsentTypedDataMessageDecisionAPPROVED:
+		return true
+	case TransferConsentTypedDataMessageDecisionREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferConsentTypedDataPrimaryType.
+const (
+	TransferConsent TransferConsentTypedDataPrimaryType = "TransferConsent"
+)
+
+// Valid indicates whether the value is a known member of the TransferConsentTypedDataPrimaryType enum.
+func (e TransferConsentTypedDataPrimaryType) Valid() bool {
+	switch e {
+	case TransferConsent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferEventDataOwnerConsent.
+const (
+	TransferEventDataOwnerConsentNOTARYWITNESSED TransferEventDataOwnerConsent = "NOTARY_WITNESSED"
+	TransferEventDataOwnerConsentOWNERSIGNATURE  TransferEventDataOwnerConsent = "OWNER_SIGNATURE"
+)
+
+// Valid indicates whether the value is a known member of the TransferEventDataOwnerConsent enum.
+func (e TransferEventDataOwnerConsent) Valid() bool {
+	switch e {
+	case TransferEventDataOwnerConsentNOTARYWITNESSED:
+		return true
+	case TransferEventDataOwnerConsentOWNERSIGNATURE:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TransferEventType.
 const (
-	TransferCancelled TransferEventType = "transfer.cancelled"
-	TransferCompleted TransferEventType = "transfer.completed"
-	TransferRejected  TransferEventType = "transfer.rejected"
-	TransferRequested TransferEventType = "transfer.requested"
+	TransferCancelled     TransferEventType = "transfer.cancelled"
+	TransferCompleted     TransferEventType = "transfer.completed"
+	TransferExpired       TransferEventType = "transfer.expired"
+	TransferOwnerApproved TransferEventType = "transfer.owner_approved"
+	TransferOwnerRejected TransferEventType = "transfer.owner_rejected"
+	TransferRejected      TransferEventType = "transfer.rejected"
+	TransferRequested     TransferEventType = "transfer.requested"
 )
 
 // Valid indicates whether the value is a known member of the TransferEventType enum.
@@ -1487,6 +1772,12 @@ func (e TransferEventType) Valid() bool {
 	case TransferCancelled:
 		return true
 	case TransferCompleted:
+		return true
+	case TransferExpired:
+		return true
+	case TransferOwnerApproved:
+		return true
+	case TransferOwnerRejected:
 		return true
 	case TransferRejected:
 		return true
@@ -1650,6 +1941,51 @@ const (
 func (e WebhookTransferCompletedParamsUserAgent) Valid() bool {
 	switch e {
 	case WebhookTransferCompletedParamsUserAgentVerilandWebhooks1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookTransferExpiredParamsUserAgent.
+const (
+	WebhookTransferExpiredParamsUserAgentVerilandWebhooks1 WebhookTransferExpiredParamsUserAgent = "veriland-webhooks/1"
+)
+
+// Valid indicates whether the value is a known member of the WebhookTransferExpiredParamsUserAgent enum.
+func (e WebhookTransferExpiredParamsUserAgent) Valid() bool {
+	switch e {
+	case WebhookTransferExpiredParamsUserAgentVerilandWebhooks1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookTransferOwnerApprovedParamsUserAgent.
+const (
+	WebhookTransferOwnerApprovedParamsUserAgentVerilandWebhooks1 WebhookTransferOwnerApprovedParamsUserAgent = "veriland-webhooks/1"
+)
+
+// Valid indicates whether the value is a known member of the WebhookTransferOwnerApprovedParamsUserAgent enum.
+func (e WebhookTransferOwnerApprovedParamsUserAgent) Valid() bool {
+	switch e {
+	case WebhookTransferOwnerApprovedParamsUserAgentVerilandWebhooks1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookTransferOwnerRejectedParamsUserAgent.
+const (
+	WebhookTransferOwnerRejectedParamsUserAgentVerilandWebhooks1 WebhookTransferOwnerRejectedParamsUserAgent = "veriland-webhooks/1"
+)
+
+// Valid indicates whether the value is a known member of the WebhookTransferOwnerRejectedParamsUserAgent enum.
+func (e WebhookTransferOwnerRejectedParamsUserAgent) Valid() bool {
+	switch e {
+	case WebhookTransferOwnerRejectedParamsUserAgentVerilandWebhooks1:
 		return true
 	default:
 		return false
@@ -2231,15 +2567,30 @@ type CertificateVersion struct {
 	ClosedAt    *time.Time `json:"closedAt,omitempty"`
 
 	// ClosedBy The transfer (trf_…) or "revocation" that closed this version
-	ClosedBy    *string                        `json:"closedBy,omitempty"`
-	Hash        string                         `json:"hash"`
-	Notary      string                         `json:"notary"`
+	ClosedBy *string `json:"closedBy,omitempty"`
+	Hash     string  `json:"hash"`
+	Notary   string  `json:"notary"`
+
+	// OwnerBinding How that wallet was bound (NONE, or absent, when the owner had none)
+	OwnerBinding *OwnerBinding `json:"ownerBinding,omitempty"`
+
+	// OwnerConsent How the previous owner consented to that transfer: signed with their wallet, or witnessed by the notary
+	OwnerConsent *CertificateVersionOwnerConsent `json:"ownerConsent,omitempty"`
+
+	// OwnerWallet The owner's bound wallet in this version (a public address, never a name); absent when the owner had none
+	OwnerWallet *string                        `json:"ownerWallet,omitempty"`
 	ParcelId    string                         `json:"parcelId"`
 	Status      CertificateStatus              `json:"status"`
 	TokenId     string                         `json:"tokenId"`
 	TokenStatus *CertificateVersionTokenStatus `json:"tokenStatus,omitempty"`
-	Version     int                            `json:"version"`
+
+	// TransferId The transfer that created this version (none for version 1)
+	TransferId *string `json:"transferId,omitempty"`
+	Version    int     `json:"version"`
 }
+
+// CertificateVersionOwnerConsent How the previous owner consented to that transfer: signed with their wallet, or witnessed by the notary
+type CertificateVersionOwnerConsent string
 
 // CertificateVersionTokenStatus defines model for CertificateVersion.TokenStatus.
 type CertificateVersionTokenStatus string
@@ -2589,11 +2940,11 @@ type CreateAssistantSession struct {
 	Title *string `json:"title,omitempty"`
 }
 
-// CreateParcel Body of POST /v1/parcels, exactly seed 000 §2 (parcel.boundary and callbackUrl are optional extensions).
+// CreateParcel Body of POST /v1/parcels. owner, parcel and notary are required; owner.walletAddress, parcel.boundary and callbackUrl are optional.
 //
 // Examples: {"notary":"NOT-ABJ-0042","owner":{"fullName":"Amina Bello","id_doc":"NIN-12345678901"},"parcel":{"area_m2":1200,"city":"Abuja","gps":[9.0765,7.3986]}}
 type CreateParcel struct {
-	// CallbackUrl Optional extension of the seed's body: receives this parcel's events as Standard Webhooks signed with the creating token's secret (GET /v1/webhooks/secret): parcel.certified, parcel.rejected, parcel.revoked, transfer.requested, transfer.completed, transfer.rejected, transfer.cancelled; data {parcelId, transferId?, status, version?, certificateHash?, tokenId?, burnedTokenId?}, never the owner. https in PRODUCTION; SSRF-checked at dial time.
+	// CallbackUrl Optional: receives this parcel's events as Standard Webhooks signed with the creating token's secret (GET /v1/webhooks/secret): parcel.certified, parcel.rejected, parcel.revoked, transfer.requested, transfer.owner_approved, transfer.owner_rejected, transfer.completed, transfer.rejected, transfer.cancelled, transfer.expired; data {parcelId, transferId?, status, version?, certificateHash?, tokenId?, burnedTokenId?, ownerConsent?, ownerWallet?}, never the owner's name or identity document. https in PRODUCTION; SSRF-checked at dial time.
 	CallbackUrl *string `json:"callbackUrl,omitempty"`
 
 	// Notary Notary identifier NOT-<city code>-<number>: the sub of the notary's API key. In SANDBOX, NOT-SBX-1 certifies at once, NOT-SBX-2 rejects at once, NOT-SBX-3 never answers.
@@ -2619,14 +2970,21 @@ type CreateParcel struct {
 	} `json:"parcel"`
 }
 
-// CreateTransfer defines model for CreateTransfer.
+// CreateTransfer Body of POST /v1/parcels/{id}/transfer. newOwner and notary are required; newOwner.walletAddress, requireLiveness and expiresInSeconds are optional.
+//
+// Examples: {"expiresInSeconds":604800,"newOwner":{"fullName":"Chinedu Okafor","id_doc":"NIN-98765432109","walletAddress":"0x8ba1f109551bD432803012645Ac136ddd64DBA72"},"notary":"NOT-ABJ-0042","requireLiveness":{"maxAgeDays":30,"minLevel":"L2"}}
 type CreateTransfer struct {
-	NewOwner ParcelOwnerInput `json:"newOwner"`
+	// ExpiresInSeconds Optional: how long the owner has to answer, in seconds from the request: 60 (a minute) to 2592000 (30 days), default 604800 (7 days). ownerConsent.deadline is the moment it ends; an unanswered PENDING_OWNER transfer then becomes EXPIRED (webhook transfer.expired). Only applies when the owner has a bound wallet.
+	ExpiresInSeconds *int             `json:"expiresInSeconds,omitempty"`
+	NewOwner         ParcelOwnerInput `json:"newOwner"`
 
 	// Notary Notary identifier NOT-<city code>-<number>: the sub of the notary's API key. In SANDBOX, NOT-SBX-1 certifies at once, NOT-SBX-2 rejects at once, NOT-SBX-3 never answers.
 	//
 	// Examples: NOT-ABJ-0042
 	Notary NotaryID `json:"notary"`
+
+	// RequireLiveness Optional: the owner's approval then also needs a recent liveness proof. The owner's wallet must be the wallet of an ACTIVE identity that holds a VALID LIVENESS attestation of level minLevel or higher, issued at most maxAgeDays days (1..365, fractions allowed, default 30) before the owner's decision; otherwise the owner's APPROVED is refused with 422 liveness_required. Only for a parcel whose owner has a bound wallet: otherwise 422 business_rule_violation (pointer /requireLiveness), since no owner signs.
+	RequireLiveness *RequireLiveness `json:"requireLiveness,omitempty"`
 }
 
 // CreateVerificationRequest defines model for CreateVerificationRequest.
@@ -2798,7 +3156,7 @@ type EnrollDevicePlatform string
 // Environment defines model for Environment.
 type Environment string
 
-// ErrorCode Machine-readable error code (SPEC S2.2). The status each code answers with, and what its meta holds:
+// ErrorCode Machine-readable error code. The status each code answers with, and what its meta holds:
 //
 // | code | status | meaning and meta |
 // |---|---|---|
@@ -2809,11 +3167,11 @@ type Environment string
 // | `unauthenticated` | 401 | Missing, malformed or wrongly signed token. |
 // | `token_expired` | 401 | The token is past its exp (60 s leeway). |
 // | `invalid_webhook_signature` | 401 | Inbound webhook: missing or bad Standard Webhooks signature, or a stale timestamp. |
-// | `forbidden` | 403 | Valid token, wrong role, or not the owner. |
+// | `forbidden` | 403 | Valid token, wrong role, or not the owner. meta.reason `separation_of_duties`: the principal would decide what it asked for itself (certify a parcel it created, approve a transfer it requested, admins included) or a notary asked for a transfer. |
 // | `not_found` | 404 | Unknown id, or an id of the other environment. meta.sessionId on assistant sessions. |
 // | `method_not_allowed` | 405 | The path exists but not with this method (Allow lists the methods). |
 // | `not_acceptable` | 406 | No representation matches Accept. |
-// | `invalid_state` | 409 | The resource is not in a state that allows this action. meta.status: its current status (meta.transferId: the open transfer, for a parcel). |
+// | `invalid_state` | 409 | The resource is not in a state that allows this action. meta.status: its current status, e.g. PENDING_OWNER when a notary approves before the owner signed, or EXPIRED when the owner's deadline has passed (meta.transferId: the open transfer, for a parcel). |
 // | `idempotency_key_in_flight` | 409 | A request with this Idempotency-Key is still running. |
 // | `already_exists` | 409 | The resource exists already. meta.did: the existing identity (POST /identity/issue). |
 // | `document_already_bound` | 409 | The chip's document is bound to another identity. |
@@ -2825,7 +3183,7 @@ type Environment string
 // | `session_expired` | 422 | The liveness session is past its expiry. |
 // | `passive_auth_failed` | 422 | Chip passive authentication failed. meta.step: the failed step (e.g. csca_not_found, digest_mismatch:DG2, document_expired). |
 // | `face_mismatch` | 422 | The live face does not match the chip's. meta.score and meta.threshold; meta.dimension/expected for templates of the wrong size. |
-// | `liveness_required` | 422 | A valid LIVENESS attestation of at least meta.minLevel, at most meta.maxAgeDays (meta.maxAgeSeconds) old, is required. |
+// | `liveness_required` | 422 | A valid LIVENESS attestation of at least meta.minLevel, at most meta.maxAgeDays (meta.maxAgeSeconds) old, is required. On an owner's transfer decision, meta.reason says when the owner's wallet is not the wallet of an ACTIVE identity that could hold one. |
 // | `idempotency_key_reused` | 422 | The Idempotency-Key was used with another body. |
 // | `business_rule_violation` | 422 | Well-formed, but a business rule refuses it (meta.status or meta.identityStatus: the state that refuses it). |
 // | `attestation_unsupported` | 422 | The device attestation type is not accepted here (meta.attestationType; meta.reason: the failed check). |
@@ -2888,8 +3246,8 @@ type ErrorMeta struct {
 	LimitBytes *int `json:"limitBytes,omitempty"`
 	Max        *int `json:"max,omitempty"`
 
-	// MaxAgeDays liveness_required: the maximal age of the liveness attestation, in days
-	MaxAgeDays *int `json:"maxAgeDays,omitempty"`
+	// MaxAgeDays liveness_required: the maximal age of the liveness attestation, in days (fractions allowed)
+	MaxAgeDays *float32 `json:"maxAgeDays,omitempty"`
 
 	// MaxAgeSeconds liveness_required: the same in seconds
 	MaxAgeSeconds *int `json:"maxAgeSeconds,omitempty"`
@@ -2920,7 +3278,7 @@ type ErrorMeta struct {
 	// Policy rate_limited: the policy, e.g. "wallet 120/1m0s burst 30"
 	Policy *string `json:"policy,omitempty"`
 
-	// Reason claim_unavailable: missing | does_not_hold; attestation_unsupported and device enrolment: the failed check (e.g. platform_mismatch, device_enrolled_by_another_holder)
+	// Reason forbidden: separation_of_duties when the principal would decide what it asked for itself or a notary asked for a transfer; claim_unavailable: missing | does_not_hold; attestation_unsupported and device enrolment: the failed check (e.g. platform_mismatch, device_enrolled_by_another_holder); liveness_required on an owner's transfer decision: why no attestation could qualify
 	Reason *string `json:"reason,omitempty"`
 
 	// Reasons liveness_rejected: every failed check, in order
@@ -2938,7 +3296,7 @@ type ErrorMeta struct {
 	// SessionId not_found: the assistant session
 	SessionId *string `json:"sessionId,omitempty"`
 
-	// Status invalid_state, business_rule_violation: the current status of the resource; unavailable: the HTTP status of the failing upstream
+	// Status invalid_state, business_rule_violation: the current status of the resource (for a transfer, e.g. PENDING_OWNER or EXPIRED); unavailable: the HTTP status of the failing upstream
 	Status *any `json:"status,omitempty"`
 
 	// Step passive_auth_failed: the failed step (sod_parse, unsupported_algorithm, signer_not_found, signature_invalid, message_digest_mismatch, signed_attributes, csca_not_found, ds_key_usage, ds_expired, dg1_missing, dg_not_in_sod, digest_mismatch:DG<n>, mrz_invalid, trust_store, master_list_signature, document_expired)
@@ -2962,7 +3320,7 @@ type ErrorMeta struct {
 
 // ErrorObject defines model for ErrorObject.
 type ErrorObject struct {
-	// Code Machine-readable error code (SPEC S2.2). The status each code answers with, and what its meta holds:
+	// Code Machine-readable error code. The status each code answers with, and what its meta holds:
 	//
 	// | code | status | meaning and meta |
 	// |---|---|---|
@@ -2973,11 +3331,11 @@ type ErrorObject struct {
 	// | `unauthenticated` | 401 | Missing, malformed or wrongly signed token. |
 	// | `token_expired` | 401 | The token is past its exp (60 s leeway). |
 	// | `invalid_webhook_signature` | 401 | Inbound webhook: missing or bad Standard Webhooks signature, or a stale timestamp. |
-	// | `forbidden` | 403 | Valid token, wrong role, or not the owner. |
+	// | `forbidden` | 403 | Valid token, wrong role, or not the owner. meta.reason `separation_of_duties`: the principal would decide what it asked for itself (certify a parcel it created, approve a transfer it requested, admins included) or a notary asked for a transfer. |
 	// | `not_found` | 404 | Unknown id, or an id of the other environment. meta.sessionId on assistant sessions. |
 	// | `method_not_allowed` | 405 | The path exists but not with this method (Allow lists the methods). |
 	// | `not_acceptable` | 406 | No representation matches Accept. |
-	// | `invalid_state` | 409 | The resource is not in a state that allows this action. meta.status: its current status (meta.transferId: the open transfer, for a parcel). |
+	// | `invalid_state` | 409 | The resource is not in a state that allows this action. meta.status: its current status, e.g. PENDING_OWNER when a notary approves before the owner signed, or EXPIRED when the owner's deadline has passed (meta.transferId: the open transfer, for a parcel). |
 	// | `idempotency_key_in_flight` | 409 | A request with this Idempotency-Key is still running. |
 	// | `already_exists` | 409 | The resource exists already. meta.did: the existing identity (POST /identity/issue). |
 	// | `document_already_bound` | 409 | The chip's document is bound to another identity. |
@@ -2989,7 +3347,7 @@ type ErrorObject struct {
 	// | `session_expired` | 422 | The liveness session is past its expiry. |
 	// | `passive_auth_failed` | 422 | Chip passive authentication failed. meta.step: the failed step (e.g. csca_not_found, digest_mismatch:DG2, document_expired). |
 	// | `face_mismatch` | 422 | The live face does not match the chip's. meta.score and meta.threshold; meta.dimension/expected for templates of the wrong size. |
-	// | `liveness_required` | 422 | A valid LIVENESS attestation of at least meta.minLevel, at most meta.maxAgeDays (meta.maxAgeSeconds) old, is required. |
+	// | `liveness_required` | 422 | A valid LIVENESS attestation of at least meta.minLevel, at most meta.maxAgeDays (meta.maxAgeSeconds) old, is required. On an owner's transfer decision, meta.reason says when the owner's wallet is not the wallet of an ACTIVE identity that could hold one. |
 	// | `idempotency_key_reused` | 422 | The Idempotency-Key was used with another body. |
 	// | `business_rule_violation` | 422 | Well-formed, but a business rule refuses it (meta.status or meta.identityStatus: the state that refuses it). |
 	// | `attestation_unsupported` | 422 | The device attestation type is not accepted here (meta.attestationType; meta.reason: the failed check). |
@@ -3229,6 +3587,220 @@ type Mode string
 // Examples: NOT-ABJ-0042
 type NotaryID = string
 
+// OwnedParcel A parcel as its owner sees it: the land, its certificate and token, the owner's wallet and binding, and the open transfer the owner may have to sign. No name and no registry account.
+type OwnedParcel struct {
+	AreaM2          float32                 `json:"area_m2"`
+	Boundary        *map[string]interface{} `json:"boundary,omitempty"`
+	CertificateHash *string                 `json:"certificateHash,omitempty"`
+	CertifiedAt     *time.Time              `json:"certifiedAt,omitempty"`
+	City            string                  `json:"city"`
+	Environment     Environment             `json:"environment"`
+	Gps             []float32               `json:"gps"`
+	Id              string                  `json:"id"`
+
+	// Notary The notary of the current certificate
+	Notary string `json:"notary"`
+
+	// OpenTransfer The parcel's open transfer, if any: PENDING_OWNER when the owner has to answer before deadline
+	OpenTransfer *struct {
+		Deadline *time.Time                    `json:"deadline,omitempty"`
+		Id       string                        `json:"id"`
+		Notary   string                        `json:"notary"`
+		Status   OwnedParcelOpenTransferStatus `json:"status"`
+	} `json:"openTransfer,omitempty"`
+	Owner struct {
+		// Binding How the owner's wallet is bound to the owner. NONE: no wallet, or one that no notary has verified yet (a parcel before certification; a transfer's newOwner, whose wallet the approving notary binds on the parcel). NOTARY_VERIFIED: the named notary certified the parcel or approved the transfer with this wallet, having verified the person and the wallet. IDENTITY_VERIFIED: as NOTARY_VERIFIED, and the wallet is also the wallet of an ACTIVE identity, whose DID is shown.
+		Binding OwnerBinding `json:"binding"`
+
+		// Did IDENTITY_VERIFIED only: the DID of the wallet's ACTIVE identity
+		Did        *string `json:"did,omitempty"`
+		IdDocLast4 string  `json:"idDocLast4"`
+
+		// WalletAddress The owner's bound wallet: the signed-in holder's
+		WalletAddress string `json:"walletAddress"`
+	} `json:"owner"`
+	Status ParcelStatus `json:"status"`
+
+	// Token Soulbound ERC-5192 token record of one certificate version
+	Token *ParcelToken `json:"token,omitempty"`
+
+	// Version The current certificate version
+	Version int `json:"version"`
+}
+
+// OwnedParcelOpenTransferStatus defines model for OwnedParcel.OpenTransfer.Status.
+type OwnedParcelOpenTransferStatus string
+
+// OwnedParcelList defines model for OwnedParcelList.
+type OwnedParcelList struct {
+	Data  []OwnedParcelResource `json:"data"`
+	Links *Links                `json:"links,omitempty"`
+	Meta  ListMeta              `json:"meta"`
+}
+
+// OwnedParcelResource defines model for OwnedParcelResource.
+type OwnedParcelResource struct {
+	// Attributes A parcel as its owner sees it: the land, its certificate and token, the owner's wallet and binding, and the open transfer the owner may have to sign. No name and no registry account.
+	Attributes OwnedParcel `json:"attributes"`
+	Id         string      `json:"id"`
+	Links      *struct {
+		// OwnerConsent Present while the parcel's open transfer is PENDING_OWNER: the owner's page (GET /v1/transfers/{id}/owner-consent) where the owner signs or refuses
+		OwnerConsent *string `json:"ownerConsent,omitempty"`
+	} `json:"links,omitempty"`
+	Type interface{} `json:"type"`
+}
+
+// OwnerBinding How the owner's wallet is bound to the owner. NONE: no wallet, or one that no notary has verified yet (a parcel before certification; a transfer's newOwner, whose wallet the approving notary binds on the parcel). NOTARY_VERIFIED: the named notary certified the parcel or approved the transfer with this wallet, having verified the person and the wallet. IDENTITY_VERIFIED: as NOTARY_VERIFIED, and the wallet is also the wallet of an ACTIVE identity, whose DID is shown.
+type OwnerBinding string
+
+// OwnerConsent The current owner's part in a transfer.
+//
+// OWNER_SIGNATURE: the parcel's owner has a wallet bound by a notary and must sign. url, typedData, deadline and ownerWallet say where, what, until when and with which wallet; once the owner has answered, decision, signer, signature and decidedAt keep the signed answer as evidence.
+//
+// NOTARY_WITNESSED: the owner has no wallet; the approving notary attests that the owner appeared and agreed. Only method is present.
+type OwnerConsent struct {
+	// Deadline The owner must answer before this moment; the transfer is EXPIRED from then on
+	Deadline *time.Time `json:"deadline,omitempty"`
+
+	// DecidedAt When the owner's decision was recorded
+	DecidedAt *time.Time `json:"decidedAt,omitempty"`
+
+	// Decision The owner's signed decision, once given
+	Decision *OwnerConsentDecision `json:"decision,omitempty"`
+	Method   OwnerConsentMethod    `json:"method"`
+
+	// OwnerWallet The only wallet whose signature is accepted: the parcel owner's bound wallet, lower case
+	OwnerWallet *string `json:"ownerWallet,omitempty"`
+
+	// Signature The owner's signature (65 bytes r‖s‖v) of the TransferConsent with decision
+	Signature *string `json:"signature,omitempty"`
+
+	// Signer The wallet that signed the decision (lower case)
+	Signer *string `json:"signer,omitempty"`
+
+	// TypedData The EIP-712 object (eth_signTypedData_v4) with which the parcel's owner approves or refuses a transfer: primaryType TransferConsent, domain {name: "Land Transfer", version: "1", chainId}, type
+	//
+	// `TransferConsent(string transferId,string parcelId,uint64 fromVersion,bytes32 newOwnerIdDocHash,address newOwnerWallet,string notary,string decision,bytes32 nonce,uint64 deadline)`
+	//
+	// It is served with every member of message filled except decision: the owner's client adds decision ("APPROVED" or "REJECTED") and signs the object otherwise unchanged. ethers v6, viem and MetaMask's eth-sig-util sign it as served (ethers v6 computes the domain type itself: pass it types without EIP712Domain). The server rebuilds the message from the transfer and verifies the signature against the owner's bound wallet, so a signature is good for this transfer, this certificate version, this new owner, this notary and this deadline only.
+	TypedData *TransferConsentTypedData `json:"typedData,omitempty"`
+
+	// Url The owner's page, GET /v1/transfers/{id}/owner-consent at the server's public origin (a path when no public origin is configured). Give it to the owner: a browser shows the hosted signing page (wallet connect, QR code to continue on a phone, seven languages); other clients get the JSON context.
+	//
+	// Examples: https://registry.example/v1/transfers/trf_abcdefghijklmnopqrstuvwxyz/owner-consent
+	Url *string `json:"url,omitempty"`
+}
+
+// OwnerConsentDecision The owner's signed decision, once given
+type OwnerConsentDecision string
+
+// OwnerConsentMethod defines model for OwnerConsent.Method.
+type OwnerConsentMethod string
+
+// OwnerConsentContext What the parcel's current owner is asked to sign, public so that the owner needs no account: the parcel, the notary, who asked, the new owner's identity-document last 4 characters and wallet, the deadline and the TransferConsent typed data. Never a name, neither the new owner's nor the current owner's.
+type OwnerConsentContext struct {
+	// CreatedAt When the transfer was requested
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Deadline When the transfer expires unanswered; null for NOTARY_WITNESSED
+	Deadline    *time.Time  `json:"deadline"`
+	Environment Environment `json:"environment"`
+
+	// Method OWNER_SIGNATURE: sign typedData with ownerWallet. NOTARY_WITNESSED: the owner has no wallet, there is nothing to sign (typedData, deadline are null); the notary attests the owner's consent.
+	Method OwnerConsentContextMethod `json:"method"`
+
+	// NewOwner The new owner, without a name
+	NewOwner struct {
+		// IdDocLast4 Last 4 characters of the new owner's identity document
+		IdDocLast4 string `json:"idDocLast4"`
+
+		// WalletAddress The new owner's wallet (lower case), when given
+		WalletAddress *string `json:"walletAddress,omitempty"`
+	} `json:"newOwner"`
+
+	// Notary The notary who decides after the owner
+	Notary string `json:"notary"`
+
+	// OwnerDecision The owner's recorded answer; null until the owner answered
+	OwnerDecision *struct {
+		DecidedAt time.Time                                `json:"decidedAt"`
+		Decision  OwnerConsentContextOwnerDecisionDecision `json:"decision"`
+		Signer    string                                   `json:"signer"`
+	} `json:"ownerDecision"`
+
+	// OwnerWallet OWNER_SIGNATURE: the only wallet whose signature is accepted, the parcel owner's bound wallet (lower case)
+	OwnerWallet *string `json:"ownerWallet,omitempty"`
+	Parcel      struct {
+		AreaM2 float32 `json:"area_m2"`
+		City   string  `json:"city"`
+		Id     string  `json:"id"`
+
+		// Version The certificate version the transfer replaces
+		Version int `json:"version"`
+	} `json:"parcel"`
+
+	// Requester Who asked for the transfer
+	Requester struct {
+		// Id The requesting token's sub
+		Id string `json:"id"`
+
+		// Name Its API key's name (the sub for a token without one); a request cannot choose it
+		Name string `json:"name"`
+	} `json:"requester"`
+
+	// RequireLiveness When set, approving also needs a liveness attestation of the identity of the owner's wallet that meets it (else 422 liveness_required); null when none was asked
+	RequireLiveness *LivenessRequirement `json:"requireLiveness"`
+
+	// Status The transfer's status; the owner can decide only while PENDING_OWNER
+	Status     OwnerConsentContextStatus `json:"status"`
+	TransferId string                    `json:"transferId"`
+
+	// TypedData The TransferConsent to sign, every member but decision; null for NOTARY_WITNESSED
+	TypedData *TransferConsentTypedData `json:"typedData"`
+}
+
+// OwnerConsentContextMethod OWNER_SIGNATURE: sign typedData with ownerWallet. NOTARY_WITNESSED: the owner has no wallet, there is nothing to sign (typedData, deadline are null); the notary attests the owner's consent.
+type OwnerConsentContextMethod string
+
+// OwnerConsentContextOwnerDecisionDecision defines model for OwnerConsentContext.OwnerDecision.Decision.
+type OwnerConsentContextOwnerDecisionDecision string
+
+// OwnerConsentContextStatus The transfer's status; the owner can decide only while PENDING_OWNER
+type OwnerConsentContextStatus string
+
+// OwnerConsentDocument defines model for OwnerConsentDocument.
+type OwnerConsentDocument struct {
+	Data OwnerConsentResource `json:"data"`
+}
+
+// OwnerConsentResource defines model for OwnerConsentResource.
+type OwnerConsentResource struct {
+	// Attributes What the parcel's current owner is asked to sign, public so that the owner needs no account: the parcel, the notary, who asked, the new owner's identity-document last 4 characters and wallet, the deadline and the TransferConsent typed data. Never a name, neither the new owner's nor the current owner's.
+	Attributes OwnerConsentContext `json:"attributes"`
+
+	// Id The transfer id
+	Id    string      `json:"id"`
+	Links *Links      `json:"links,omitempty"`
+	Type  interface{} `json:"type"`
+}
+
+// OwnerDecision Body of POST /v1/transfers/{id}/owner-consent: the parcel owner's signed answer. The signature is the authentication: no token is needed.
+//
+// Examples: {"decision":"APPROVED","ownerAddress":"0x8ba1f109551bd432803012645ac136ddd64dba72","ownerSignature":"0xabababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab1b"}
+type OwnerDecision struct {
+	// Decision The decision, exactly as in the signed TransferConsent message
+	Decision OwnerDecisionDecision `json:"decision"`
+
+	// OwnerAddress The signing wallet; it must be the wallet bound to the parcel's owner (ownerConsent.ownerWallet), else 422 invalid_signature. A mixed-case address must carry a valid EIP-55 checksum.
+	OwnerAddress string `json:"ownerAddress"`
+
+	// OwnerSignature The EIP-712 signature of the served TransferConsent with decision added: 0x + 130 hex digits, 65 bytes r‖s‖v, v 27/28 or 0/1, low s (a high-s signature is refused). Hex of another length is well-formed but does not verify (422 invalid_signature).
+	OwnerSignature string `json:"ownerSignature"`
+}
+
+// OwnerDecisionDecision The decision, exactly as in the signed TransferConsent message
+type OwnerDecisionDecision string
+
 // Parcel defines model for Parcel.
 type Parcel struct {
 	Account         *string                 `json:"account,omitempty"`
@@ -3245,10 +3817,12 @@ type Parcel struct {
 	Id              string                  `json:"id"`
 	Notary          string                  `json:"notary"`
 	OpenTransferId  *string                 `json:"openTransferId,omitempty"`
-	Owner           ParcelOwner             `json:"owner"`
-	Reason          *string                 `json:"reason,omitempty"`
-	RevokedAt       *time.Time              `json:"revokedAt,omitempty"`
-	Status          ParcelStatus            `json:"status"`
+
+	// Owner An owner as the parcel's account, its notary and admins see it: the name, never the identity document itself (its keyed hash and last 4 characters), and the wallet.
+	Owner     ParcelOwner  `json:"owner"`
+	Reason    *string      `json:"reason,omitempty"`
+	RevokedAt *time.Time   `json:"revokedAt,omitempty"`
+	Status    ParcelStatus `json:"status"`
 
 	// Token Soulbound ERC-5192 token record of one certificate version
 	Token     *ParcelToken `json:"token,omitempty"`
@@ -3258,7 +3832,7 @@ type Parcel struct {
 	Version int `json:"version"`
 }
 
-// ParcelCertificateTypedData The EIP-712 object the issuer signed for a certificate version, primaryType ParcelCertificate, domain {name: "Parcel Certificate", version: "1", chainId}.
+// ParcelCertificateTypedData The EIP-712 object the issuer signed for a certificate version, primaryType ParcelCertificate, domain {name: "Parcel Certificate", version: "1", chainId}. A certificate whose owner has a bound wallet is signed with one more member, address ownerWallet, so that the signature alone says whose land it is; which layout applies follows from the certificate (owner.walletAddress present or not).
 type ParcelCertificateTypedData struct {
 	// Domain EIP-712 domain: exactly the members types.EIP712Domain lists (name, version, chainId; never an empty verifyingContract or salt), fixed by the server's configuration.
 	Domain struct {
@@ -3270,7 +3844,7 @@ type ParcelCertificateTypedData struct {
 		Version ParcelCertificateTypedDataDomainVersion `json:"version"`
 	} `json:"domain"`
 
-	// Message ParcelCertificate {string parcelId; uint64 version; bytes32 certificateHash; string tokenId; string notary; uint64 certifiedAt}
+	// Message ParcelCertificate {string parcelId; uint64 version; bytes32 certificateHash; string tokenId; string notary; uint64 certifiedAt}, or, for an owner with a bound wallet, the same followed by address ownerWallet
 	Message struct {
 		// CertificateHash keccak256 of the RFC 8785 (JCS) form of the certificate
 		CertificateHash string `json:"certificateHash"`
@@ -3278,8 +3852,11 @@ type ParcelCertificateTypedData struct {
 		// CertifiedAt uint64 unix seconds
 		CertifiedAt int    `json:"certifiedAt"`
 		Notary      string `json:"notary"`
-		ParcelId    string `json:"parcelId"`
-		TokenId     string `json:"tokenId"`
+
+		// OwnerWallet The owner's bound wallet (EIP-55 checksummed); only in certificates whose owner has one
+		OwnerWallet *string `json:"ownerWallet,omitempty"`
+		ParcelId    string  `json:"parcelId"`
+		TokenId     string  `json:"tokenId"`
 
 		// Version uint64
 		Version int `json:"version"`
@@ -3305,7 +3882,7 @@ type ParcelDocument struct {
 	Links *Links         `json:"links,omitempty"`
 }
 
-// ParcelEvent A parcel created with a callbackUrl changed state. Identifiers, states and hashes only, never the owner.
+// ParcelEvent A parcel created with a callbackUrl changed state. Identifiers, states, hashes and wallet addresses only, never the owner's name or identity document.
 type ParcelEvent struct {
 	Data struct {
 		// BurnedTokenId parcel.revoked: the token burned
@@ -3313,7 +3890,10 @@ type ParcelEvent struct {
 
 		// CertificateHash parcel.certified: the new certificate's hash
 		CertificateHash *string `json:"certificateHash,omitempty"`
-		ParcelId        string  `json:"parcelId"`
+
+		// OwnerWallet parcel.certified: the owner's wallet, bound by the certifying notary, when the owner has one
+		OwnerWallet *string `json:"ownerWallet,omitempty"`
+		ParcelId    string  `json:"parcelId"`
 
 		// Status The parcel's status after the event
 		Status string `json:"status"`
@@ -3340,13 +3920,21 @@ type ParcelList struct {
 	Meta  ListMeta         `json:"meta"`
 }
 
-// ParcelOwner defines model for ParcelOwner.
+// ParcelOwner An owner as the parcel's account, its notary and admins see it: the name, never the identity document itself (its keyed hash and last 4 characters), and the wallet.
 type ParcelOwner struct {
-	FullName string `json:"fullName"`
+	// Binding How the owner's wallet is bound to the owner. NONE: no wallet, or one that no notary has verified yet (a parcel before certification; a transfer's newOwner, whose wallet the approving notary binds on the parcel). NOTARY_VERIFIED: the named notary certified the parcel or approved the transfer with this wallet, having verified the person and the wallet. IDENTITY_VERIFIED: as NOTARY_VERIFIED, and the wallet is also the wallet of an ACTIVE identity, whose DID is shown.
+	Binding OwnerBinding `json:"binding"`
+
+	// Did IDENTITY_VERIFIED only: the DID of the ACTIVE identity whose wallet this is
+	Did      *string `json:"did,omitempty"`
+	FullName string  `json:"fullName"`
 
 	// IdDocHash HMAC-SHA256(pepper, id_doc), hex
 	IdDocHash  string `json:"idDocHash"`
 	IdDocLast4 string `json:"idDocLast4"`
+
+	// WalletAddress The owner's wallet, lower case; absent when none was given
+	WalletAddress *string `json:"walletAddress,omitempty"`
 }
 
 // ParcelOwnerInput defines model for ParcelOwnerInput.
@@ -3356,6 +3944,11 @@ type ParcelOwnerInput struct {
 
 	// IdDoc Identity document reference of the owner (stored only as HMAC-SHA256 and its last 4 characters)
 	IdDoc string `json:"id_doc"`
+
+	// WalletAddress Optional: the owner's Ethereum wallet, 0x + 40 hex digits. An all-lower-case or all-upper-case address is taken as is; a mixed-case one must carry a valid EIP-55 checksum (400 validation_failed otherwise). It becomes the owner's wallet only when the named notary certifies the parcel or approves the transfer, having verified the person and the wallet (owner.binding NOTARY_VERIFIED, or IDENTITY_VERIFIED when it is also the wallet of an ACTIVE identity). From then on the soulbound token is held by this wallet, the certificate names it, a holder signed in with it lists the parcel at GET /v1/me/parcels, and every transfer of the parcel needs this wallet's signature.
+	//
+	// Examples: 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+	WalletAddress *string `json:"walletAddress,omitempty"`
 }
 
 // ParcelReason defines model for ParcelReason.
@@ -3388,7 +3981,7 @@ type ParcelToken struct {
 	MetadataHash string    `json:"metadataHash"`
 	MintedAt     time.Time `json:"mintedAt"`
 
-	// Owner Pseudonymous owner reference, never the name
+	// Owner Who holds the token: the owner's bound wallet (lower case) when a notary bound one, otherwise a pseudonymous reference (0x + 40 hex, derived from the parcel and the owner's identity-document hash); never the name
 	Owner    string            `json:"owner"`
 	ParcelId *string           `json:"parcelId,omitempty"`
 	Standard interface{}       `json:"standard"`
@@ -3518,6 +4111,21 @@ type SandboxSeeded struct {
 		// Pending For the seeded holder to approve or reject
 		Pending string `json:"pending"`
 	} `json:"verificationRequests"`
+
+	// WalletOwnedParcel A CERTIFIED parcel (by NOT-SBX-1) whose owner's wallet is the seeded holder's, bound IDENTITY_VERIFIED: a transfer of it starts PENDING_OWNER, and holder.privateKey signs the owner's TransferConsent (POST /v1/transfers/{id}/owner-consent); the holder signed in with that wallet lists it at GET /v1/me/parcels. Empty strings when the sandbox has no identity service.
+	WalletOwnedParcel *struct {
+		// Binding IDENTITY_VERIFIED
+		Binding *string `json:"binding,omitempty"`
+
+		// Id The parcel (prc_…)
+		Id *string `json:"id,omitempty"`
+
+		// OwnerDid The DID of the wallet's identity: holder.did
+		OwnerDid *string `json:"ownerDid,omitempty"`
+
+		// OwnerWallet The owner's bound wallet: holder.walletAddress, lower case
+		OwnerWallet *string `json:"ownerWallet,omitempty"`
+	} `json:"walletOwnedParcel,omitempty"`
 }
 
 // ScopeItem Scope vocabulary (SPEC S5 "Disclosure modes"): derived, non-personal facts about the subject, the same in both modes. identity: the identity is verified, value {status: ACTIVE, level: KYC|CHIP (CHIP when a passport chip is bound), country?: the issuance countryCode}; liveness: a VALID, unexpired LIVENESS attestation of the subject (meeting requireLiveness when set), value {level, attestationId, issuedAt}, the highest level then the newest; chip_bound: boolean, a passport chip is bound (false without one); is_adult, age_over_16, age_over_18, age_over_21: booleans derived by the KYC provider or from DG1's date of birth (which is never stored); nationality, document_country, document_type: strings from the KYC provider or DG1; country_of_residence, kyc_level: from the KYC provider. PROOF_ONLY (default): an approval answers every item with true (a boolean fact that holds) or "verified" (a value fact the subject has), never the value; a false boolean fact refuses the approval (422 claim_unavailable, reason does_not_hold). SELECTIVE: the holder picks a non-empty subset and the attestation carries the values of exactly those items. An item the subject has no fact for is 422 claim_unavailable at approval (meta.item, meta.reason missing). did:pkh subjects can only answer liveness.
@@ -3540,9 +4148,19 @@ type SignedCertificate struct {
 	Certificate struct {
 		CertifiedAt string `json:"certifiedAt"`
 		Notary      string `json:"notary"`
-		Owner       struct {
-			FullName  string `json:"fullName"`
-			IdDocHash string `json:"idDocHash"`
+
+		// Owner The owner. walletAddress, binding and did are present only when the certifying notary bound a wallet to the owner; a certificate of an owner without a wallet has exactly fullName and idDocHash.
+		Owner struct {
+			// Binding How the owner's wallet is bound to the owner. NONE: no wallet, or one that no notary has verified yet (a parcel before certification; a transfer's newOwner, whose wallet the approving notary binds on the parcel). NOTARY_VERIFIED: the named notary certified the parcel or approved the transfer with this wallet, having verified the person and the wallet. IDENTITY_VERIFIED: as NOTARY_VERIFIED, and the wallet is also the wallet of an ACTIVE identity, whose DID is shown.
+			Binding *OwnerBinding `json:"binding,omitempty"`
+
+			// Did IDENTITY_VERIFIED only: the DID of the wallet's ACTIVE identity
+			Did       *string `json:"did,omitempty"`
+			FullName  string  `json:"fullName"`
+			IdDocHash string  `json:"idDocHash"`
+
+			// WalletAddress The owner's bound wallet (lower case)
+			WalletAddress *string `json:"walletAddress,omitempty"`
 		} `json:"owner"`
 		Parcel struct {
 			AreaM2 float32   `json:"area_m2"`
@@ -3565,7 +4183,7 @@ type SignedCertificate struct {
 	Signature string            `json:"signature"`
 	Status    CertificateStatus `json:"status"`
 
-	// TypedData The EIP-712 object the issuer signed for a certificate version, primaryType ParcelCertificate, domain {name: "Parcel Certificate", version: "1", chainId}.
+	// TypedData The EIP-712 object the issuer signed for a certificate version, primaryType ParcelCertificate, domain {name: "Parcel Certificate", version: "1", chainId}. A certificate whose owner has a bound wallet is signed with one more member, address ownerWallet, so that the signature alone says whose land it is; which layout applies follows from the certificate (owner.walletAddress present or not).
 	TypedData ParcelCertificateTypedData `json:"typedData"`
 }
 
@@ -3596,25 +4214,112 @@ type TokenMetadata struct {
 	Name        string      `json:"name"`
 }
 
-// Transfer defines model for Transfer.
+// Transfer A transfer of a parcel's ownership. Statuses: PENDING_OWNER (waiting for the owner's signed decision) → PENDING_NOTARY (waiting for the named notary) → COMPLETED; or REJECTED (by the owner or the notary, see rejectedBy), CANCELLED (withdrawn by the parcel's account or an admin) or EXPIRED (the owner did not answer before ownerConsent.deadline). COMPLETED, REJECTED, CANCELLED and EXPIRED are final.
 type Transfer struct {
-	Account     *string        `json:"account,omitempty"`
-	CreatedAt   time.Time      `json:"createdAt"`
-	CreatedBy   *string        `json:"createdBy,omitempty"`
-	DecidedAt   *time.Time     `json:"decidedAt,omitempty"`
-	Environment Environment    `json:"environment"`
-	FromVersion int            `json:"fromVersion"`
-	Id          string         `json:"id"`
-	NewOwner    ParcelOwner    `json:"newOwner"`
-	Notary      string         `json:"notary"`
-	ParcelId    string         `json:"parcelId"`
-	Reason      *string        `json:"reason,omitempty"`
-	Status      TransferStatus `json:"status"`
-	ToVersion   *int           `json:"toVersion,omitempty"`
+	Account   *string   `json:"account,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	CreatedBy *string   `json:"createdBy,omitempty"`
+
+	// DecidedAt When the transfer reached its final status (for EXPIRED: the deadline itself)
+	DecidedAt   *time.Time  `json:"decidedAt,omitempty"`
+	Environment Environment `json:"environment"`
+
+	// FromVersion The certificate version the transfer replaces
+	FromVersion int    `json:"fromVersion"`
+	Id          string `json:"id"`
+
+	// NewOwner The new owner: name, identity-document hash and last 4, and walletAddress when given; its binding stays NONE here (the approving notary binds the wallet on the parcel)
+	NewOwner ParcelOwner `json:"newOwner"`
+	Notary   string      `json:"notary"`
+
+	// OwnerConsent How the current owner consents: OWNER_SIGNATURE (an owner with a bound wallet signs) or NOTARY_WITNESSED (an owner without a wallet; the notary attests it). null only on a transfer recorded before owners could sign.
+	OwnerConsent *OwnerConsent `json:"ownerConsent"`
+	ParcelId     string        `json:"parcelId"`
+
+	// Reason Why the transfer ended REJECTED, CANCELLED or EXPIRED
+	Reason *string `json:"reason,omitempty"`
+
+	// RejectedBy REJECTED only: who refused, the owner (signed) or the notary
+	RejectedBy *TransferRejectedBy `json:"rejectedBy,omitempty"`
+
+	// RequireLiveness The request's requireLiveness with its default applied: the owner's approval needs a liveness attestation that meets it; null when none was asked
+	RequireLiveness *LivenessRequirement `json:"requireLiveness"`
+
+	// Status PENDING_OWNER (waiting for the owner's signed decision) → PENDING_NOTARY (waiting for the named notary) → COMPLETED; or REJECTED (by the owner or the notary, see rejectedBy), CANCELLED (withdrawn by the parcel's account or an admin) or EXPIRED (the owner did not answer before ownerConsent.deadline). COMPLETED, REJECTED, CANCELLED and EXPIRED are final.
+	Status TransferStatus `json:"status"`
+
+	// ToVersion COMPLETED only: the certificate version the transfer created
+	ToVersion *int `json:"toVersion,omitempty"`
 }
 
-// TransferStatus defines model for Transfer.Status.
+// TransferRejectedBy REJECTED only: who refused, the owner (signed) or the notary
+type TransferRejectedBy string
+
+// TransferStatus PENDING_OWNER (waiting for the owner's signed decision) → PENDING_NOTARY (waiting for the named notary) → COMPLETED; or REJECTED (by the owner or the notary, see rejectedBy), CANCELLED (withdrawn by the parcel's account or an admin) or EXPIRED (the owner did not answer before ownerConsent.deadline). COMPLETED, REJECTED, CANCELLED and EXPIRED are final.
 type TransferStatus string
+
+// TransferConsentTypedData The EIP-712 object (eth_signTypedData_v4) with which the parcel's owner approves or refuses a transfer: primaryType TransferConsent, domain {name: "Land Transfer", version: "1", chainId}, type
+//
+// `TransferConsent(string transferId,string parcelId,uint64 fromVersion,bytes32 newOwnerIdDocHash,address newOwnerWallet,string notary,string decision,bytes32 nonce,uint64 deadline)`
+//
+// It is served with every member of message filled except decision: the owner's client adds decision ("APPROVED" or "REJECTED") and signs the object otherwise unchanged. ethers v6, viem and MetaMask's eth-sig-util sign it as served (ethers v6 computes the domain type itself: pass it types without EIP712Domain). The server rebuilds the message from the transfer and verifies the signature against the owner's bound wallet, so a signature is good for this transfer, this certificate version, this new owner, this notary and this deadline only.
+type TransferConsentTypedData struct {
+	// Domain EIP-712 domain {name: "Land Transfer", version: "1", chainId}: exactly the members types.EIP712Domain lists (never an empty verifyingContract or salt); chainId comes from the server's configuration, never from the client.
+	Domain struct {
+		// ChainId A JSON number; a decimal string past 2^53
+		//
+		// Examples: 1
+		ChainId json.Number                           `json:"chainId"`
+		Name    TransferConsentTypedDataDomainName    `json:"name"`
+		Version TransferConsentTypedDataDomainVersion `json:"version"`
+	} `json:"domain"`
+
+	// Message TransferConsent {string transferId; string parcelId; uint64 fromVersion; bytes32 newOwnerIdDocHash; address newOwnerWallet; string notary; string decision; bytes32 nonce; uint64 deadline}. As served, decision is absent: the owner's client adds it before signing.
+	Message struct {
+		// Deadline uint64 unix seconds: ownerConsent.deadline
+		Deadline int `json:"deadline"`
+
+		// Decision Added by the owner's client; never served
+		Decision *TransferConsentTypedDataMessageDecision `json:"decision,omitempty"`
+
+		// FromVersion uint64: the certificate version the transfer replaces
+		FromVersion int `json:"fromVersion"`
+
+		// NewOwnerIdDocHash The transfer's newOwner.idDocHash: the keyed hash of the new owner's identity document
+		NewOwnerIdDocHash string `json:"newOwnerIdDocHash"`
+
+		// NewOwnerWallet The new owner's wallet (EIP-55 checksummed), or the zero address 0x0000000000000000000000000000000000000000 when the new owner has none
+		NewOwnerWallet string `json:"newOwnerWallet"`
+
+		// Nonce 32 random bytes made when the transfer was requested
+		Nonce string `json:"nonce"`
+
+		// Notary The notary who will decide after the owner
+		Notary string `json:"notary"`
+
+		// ParcelId The parcel (prc_…)
+		ParcelId string `json:"parcelId"`
+
+		// TransferId The transfer (trf_…)
+		TransferId string `json:"transferId"`
+	} `json:"message"`
+	PrimaryType TransferConsentTypedDataPrimaryType `json:"primaryType"`
+
+	// Types Struct types by name: EIP712Domain and the primary type. ethers v6 computes the domain type itself: pass it these types without EIP712Domain.
+	Types EIP712Types `json:"types"`
+}
+
+// TransferConsentTypedDataDomainName defines model for TransferConsentTypedData.Domain.Name.
+type TransferConsentTypedDataDomainName string
+
+// TransferConsentTypedDataDomainVersion defines model for TransferConsentTypedData.Domain.Version.
+type TransferConsentTypedDataDomainVersion string
+
+// TransferConsentTypedDataMessageDecision Added by the owner's client; never served
+type TransferConsentTypedDataMessageDecision string
+
+// TransferConsentTypedDataPrimaryType defines model for TransferConsentTypedData.PrimaryType.
+type TransferConsentTypedDataPrimaryType string
 
 // TransferDocument defines model for TransferDocument.
 type TransferDocument struct {
@@ -3622,7 +4327,7 @@ type TransferDocument struct {
 	Links *Links           `json:"links,omitempty"`
 }
 
-// TransferEvent A transfer of a parcel created with a callbackUrl changed state. Never the owner.
+// TransferEvent A transfer of a parcel created with a callbackUrl changed state. Identifiers, states, hashes and wallet addresses only, never a name or identity document.
 type TransferEvent struct {
 	Data struct {
 		// BurnedTokenId transfer.completed: the previous token, burned
@@ -3630,9 +4335,15 @@ type TransferEvent struct {
 
 		// CertificateHash transfer.completed: the new certificate's hash
 		CertificateHash *string `json:"certificateHash,omitempty"`
-		ParcelId        string  `json:"parcelId"`
 
-		// Status The transfer's status after the event
+		// OwnerConsent How the owner consents: signature by the owner's wallet, or witnessed by the notary (owner without a wallet)
+		OwnerConsent *TransferEventDataOwnerConsent `json:"ownerConsent,omitempty"`
+
+		// OwnerWallet transfer.requested: the wallet that must sign; transfer.owner_approved, transfer.owner_rejected: the wallet that signed; transfer.completed: the new owner's wallet, when they have one
+		OwnerWallet *string `json:"ownerWallet,omitempty"`
+		ParcelId    string  `json:"parcelId"`
+
+		// Status The transfer's status after the event (PENDING_OWNER, PENDING_NOTARY, COMPLETED, REJECTED, CANCELLED, EXPIRED)
 		Status string `json:"status"`
 
 		// TokenId transfer.completed: the new owner's token
@@ -3648,6 +4359,9 @@ type TransferEvent struct {
 	Type      TransferEventType `json:"type"`
 }
 
+// TransferEventDataOwnerConsent How the owner consents: signature by the owner's wallet, or witnessed by the notary (owner without a wallet)
+type TransferEventDataOwnerConsent string
+
 // TransferEventType defines model for TransferEvent.Type.
 type TransferEventType string
 
@@ -3660,13 +4374,14 @@ type TransferList struct {
 
 // TransferResource defines model for TransferResource.
 type TransferResource struct {
+	// Attributes A transfer of a parcel's ownership. Statuses: PENDING_OWNER (waiting for the owner's signed decision) → PENDING_NOTARY (waiting for the named notary) → COMPLETED; or REJECTED (by the owner or the notary, see rejectedBy), CANCELLED (withdrawn by the parcel's account or an admin) or EXPIRED (the owner did not answer before ownerConsent.deadline). COMPLETED, REJECTED, CANCELLED and EXPIRED are final.
 	Attributes Transfer    `json:"attributes"`
 	Id         string      `json:"id"`
 	Links      *Links      `json:"links,omitempty"`
 	Type       interface{} `json:"type"`
 }
 
-// Verification Public registry answer: no personal data
+// Verification Public registry answer: no personal data (the owner's wallet is a public address, never a name)
 type Verification struct {
 	Anchor      AnchorState           `json:"anchor"`
 	Authentic   bool                  `json:"authentic"`
@@ -3675,10 +4390,16 @@ type Verification struct {
 	Hash        *string               `json:"hash,omitempty"`
 	History     *[]CertificateVersion `json:"history,omitempty"`
 	Notary      string                `json:"notary"`
-	ParcelId    string                `json:"parcelId"`
-	Status      CertificateStatus     `json:"status"`
-	TokenId     string                `json:"tokenId"`
-	Version     int                   `json:"version"`
+
+	// OwnerBinding How that wallet was bound
+	OwnerBinding *OwnerBinding `json:"ownerBinding,omitempty"`
+
+	// OwnerWallet The owner's bound wallet in this version; absent when the owner has none
+	OwnerWallet *string           `json:"ownerWallet,omitempty"`
+	ParcelId    string            `json:"parcelId"`
+	Status      CertificateStatus `json:"status"`
+	TokenId     string            `json:"tokenId"`
+	Version     int               `json:"version"`
 }
 
 // VerificationDocument defines model for VerificationDocument.
@@ -3731,7 +4452,7 @@ type VerificationRequest struct {
 
 // VerificationResource defines model for VerificationResource.
 type VerificationResource struct {
-	// Attributes Public registry answer: no personal data
+	// Attributes Public registry answer: no personal data (the owner's wallet is a public address, never a name)
 	Attributes Verification `json:"attributes"`
 	Id         string       `json:"id"`
 	Links      *Links       `json:"links,omitempty"`
@@ -3807,6 +4528,15 @@ type GetRevocationsParams struct {
 
 	// VerilandEnvironment On public routes without a token: the environment to act in (creating routes default to PRODUCTION; reads look in both).
 	VerilandEnvironment *Environment `json:"Veriland-Environment,omitempty"`
+}
+
+// GetAttestationParams defines parameters for GetAttestation.
+type GetAttestationParams struct {
+	// Lang Attestation page only: its language (en, fr, es, pt, ar, de or it), as the page's language switcher sets it; it wins over Accept-Language; another value is ignored. Ignored for JSON.
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
+
+	// AcceptLanguage Attestation page only: the reader's languages (RFC 9110); the page is served in the first supported one (en, fr, es, pt, ar right to left, de, it), else English, and says which in Content-Language.
+	AcceptLanguage *string `json:"Accept-Language,omitempty"`
 }
 
 // RevokeAttestationJSONBody defines parameters for RevokeAttestation.
@@ -4019,6 +4749,54 @@ type WebhookTransferCompletedParams struct {
 // WebhookTransferCompletedParamsUserAgent defines parameters for WebhookTransferCompleted.
 type WebhookTransferCompletedParamsUserAgent string
 
+// WebhookTransferExpiredParams defines parameters for WebhookTransferExpired.
+type WebhookTransferExpiredParams struct {
+	// WebhookId The delivery id (msg_…): the same on every attempt of one event, so a receiver drops repeats.
+	WebhookId string `json:"webhook-id"`
+
+	// WebhookTimestamp Unix seconds when the attempt started. Refuse a message more than 5 minutes from your clock.
+	WebhookTimestamp string `json:"webhook-timestamp"`
+
+	// WebhookSignature Space-separated v1,<base64 HMAC-SHA256(key, webhook-id "." webhook-timestamp "." body)> tokens, one per active secret (two during a rotation: accept the message when any token matches). key is the base64-decoded part of your whsec_ secret (GET /v1/webhooks/secret). Compare in constant time.
+	WebhookSignature string                                 `json:"webhook-signature"`
+	UserAgent        *WebhookTransferExpiredParamsUserAgent `json:"User-Agent,omitempty"`
+}
+
+// WebhookTransferExpiredParamsUserAgent defines parameters for WebhookTransferExpired.
+type WebhookTransferExpiredParamsUserAgent string
+
+// WebhookTransferOwnerApprovedParams defines parameters for WebhookTransferOwnerApproved.
+type WebhookTransferOwnerApprovedParams struct {
+	// WebhookId The delivery id (msg_…): the same on every attempt of one event, so a receiver drops repeats.
+	WebhookId string `json:"webhook-id"`
+
+	// WebhookTimestamp Unix seconds when the attempt started. Refuse a message more than 5 minutes from your clock.
+	WebhookTimestamp string `json:"webhook-timestamp"`
+
+	// WebhookSignature Space-separated v1,<base64 HMAC-SHA256(key, webhook-id "." webhook-timestamp "." body)> tokens, one per active secret (two during a rotation: accept the message when any token matches). key is the base64-decoded part of your whsec_ secret (GET /v1/webhooks/secret). Compare in constant time.
+	WebhookSignature string                                       `json:"webhook-signature"`
+	UserAgent        *WebhookTransferOwnerApprovedParamsUserAgent `json:"User-Agent,omitempty"`
+}
+
+// WebhookTransferOwnerApprovedParamsUserAgent defines parameters for WebhookTransferOwnerApproved.
+type WebhookTransferOwnerApprovedParamsUserAgent string
+
+// WebhookTransferOwnerRejectedParams defines parameters for WebhookTransferOwnerRejected.
+type WebhookTransferOwnerRejectedParams struct {
+	// WebhookId The delivery id (msg_…): the same on every attempt of one event, so a receiver drops repeats.
+	WebhookId string `json:"webhook-id"`
+
+	// WebhookTimestamp Unix seconds when the attempt started. Refuse a message more than 5 minutes from your clock.
+	WebhookTimestamp string `json:"webhook-timestamp"`
+
+	// WebhookSignature Space-separated v1,<base64 HMAC-SHA256(key, webhook-id "." webhook-timestamp "." body)> tokens, one per active secret (two during a rotation: accept the message when any token matches). key is the base64-decoded part of your whsec_ secret (GET /v1/webhooks/secret). Compare in constant time.
+	WebhookSignature string                                       `json:"webhook-signature"`
+	UserAgent        *WebhookTransferOwnerRejectedParamsUserAgent `json:"User-Agent,omitempty"`
+}
+
+// WebhookTransferOwnerRejectedParamsUserAgent defines parameters for WebhookTransferOwnerRejected.
+type WebhookTransferOwnerRejectedParamsUserAgent string
+
 // WebhookTransferRejectedParams defines parameters for WebhookTransferRejected.
 type WebhookTransferRejectedParams struct {
 	// WebhookId The delivery id (msg_…): the same on every attempt of one event, so a receiver drops repeats.
@@ -4156,6 +4934,15 @@ type WebhookTransferCancelledJSONRequestBody = TransferEvent
 
 // WebhookTransferCompletedJSONRequestBody defines body for WebhookTransferCompleted for application/json ContentType.
 type WebhookTransferCompletedJSONRequestBody = TransferEvent
+
+// WebhookTransferExpiredJSONRequestBody defines body for WebhookTransferExpired for application/json ContentType.
+type WebhookTransferExpiredJSONRequestBody = TransferEvent
+
+// WebhookTransferOwnerApprovedJSONRequestBody defines body for WebhookTransferOwnerApproved for application/json ContentType.
+type WebhookTransferOwnerApprovedJSONRequestBody = TransferEvent
+
+// WebhookTransferOwnerRejectedJSONRequestBody defines body for WebhookTransferOwnerRejected for application/json ContentType.
+type WebhookTransferOwnerRejectedJSONRequestBody = TransferEvent
 
 // WebhookTransferRejectedJSONRequestBody defines body for WebhookTransferRejected for application/json ContentType.
 type WebhookTransferRejectedJSONRequestBody = TransferEvent
@@ -4696,7 +5483,7 @@ type ClientInterface interface {
 	// application/json needs a bearer token of the attestation's subject holder, its verifier or an admin (401 without one, 403 for anyone else). A client whose Accept prefers text/html to application/json gets the attestation page instead, with no token: the same page for everyone, which carries no data of the attestation (only its id, its public status URL and a QR code of that URL), served with a hash-based Content-Security-Policy. Its script reads the token from the URL fragment (#token=..., never sent to the server) and fetches this URL as JSON with Authorization: Bearer. The response varies on Accept.
 	//
 	// Corresponds with GET /attestation/{id} (the `GetAttestation` operationId).
-	GetAttestation(ctx context.Context, id AttestationID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetAttestation(ctx context.Context, id AttestationID, params *GetAttestationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RevokeAttestationWithBody Revoke (the subject holder or an admin); revoking again is a no-op
 	//
@@ -4916,8 +5703,8 @@ func (c *Client) GetRevocations(ctx context.Context, params *GetRevocationsParam
 // application/json needs a bearer token of the attestation's subject holder, its verifier or an admin (401 without one, 403 for anyone else). A client whose Accept prefers text/html to application/json gets the attestation page instead, with no token: the same page for everyone, which carries no data of the attestation (only its id, its public status URL and a QR code of that URL), served with a hash-based Content-Security-Policy. Its script reads the token from the URL fragment (#token=..., never sent to the server) and fetches this URL as JSON with Authorization: Bearer. The response varies on Accept.
 //
 // Corresponds with GET /attestation/{id} (the `GetAttestation` operationId).
-func (c *Client) GetAttestation(ctx context.Context, id AttestationID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetAttestationRequest(c.Server, id)
+func (c *Client) GetAttestation(ctx context.Context, id AttestationID, params *GetAttestationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAttestationRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5445,7 +6232,7 @@ func NewGetRevocationsRequest(server string, params *GetRevocationsParams) (*htt
 }
 
 // NewGetAttestationRequest constructs an http.Request for the GetAttestation method
-func NewGetAttestationRequest(server string, id AttestationID) (*http.Request, error) {
+func NewGetAttestationRequest(server string, id AttestationID, params *GetAttestationParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -5470,9 +6257,51 @@ func NewGetAttestationRequest(server string, id AttestationID) (*http.Request, e
 		return nil, err
 	}
 
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -6445,7 +7274,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /attestation/{id} (the `GetAttestation` operationId).
-	GetAttestationWithResponse(ctx context.Context, id AttestationID, reqEditors ...RequestEditorFn) (*GetAttestationResponse, error)
+	GetAttestationWithResponse(ctx context.Context, id AttestationID, params *GetAttestationParams, reqEditors ...RequestEditorFn) (*GetAttestationResponse, error)
 
 	// RevokeAttestationWithBodyWithResponse Revoke (the subject holder or an admin); revoking again is a no-op
 	//
@@ -6894,6 +7723,7 @@ func (r GetRevocationsResponse) ContentType() string {
 
 // GetAttestationResponse200Headers the declared response headers of an HTTP 200 response for GetAttestation
 type GetAttestationResponse200Headers struct {
+	ContentLanguage *string
 	RateLimit       *string
 	RateLimitPolicy *string
 	Vary            *string
@@ -6902,7 +7732,8 @@ type GetAttestationResponse200Headers struct {
 
 // GetAttestationResponse404Headers the declared response headers of an HTTP 404 response for GetAttestation
 type GetAttestationResponse404Headers struct {
-	XRequestId string
+	ContentLanguage *string
+	XRequestId      string
 }
 
 // GetAttestationResponse429Headers the declared response headers of an HTTP 429 response for GetAttestation
@@ -8973,8 +9804,8 @@ func (c *ClientWithResponses) GetRevocationsWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /attestation/{id} (the `GetAttestation` operationId).
-func (c *ClientWithResponses) GetAttestationWithResponse(ctx context.Context, id AttestationID, reqEditors ...RequestEditorFn) (*GetAttestationResponse, error) {
-	rsp, err := c.GetAttestation(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetAttestationWithResponse(ctx context.Context, id AttestationID, params *GetAttestationParams, reqEditors ...RequestEditorFn) (*GetAttestationResponse, error) {
+	rsp, err := c.GetAttestation(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -9709,6 +10540,13 @@ func ParseGetAttestationResponse(rsp *http.Response) (*GetAttestationResponse, e
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetAttestationResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -9740,6 +10578,13 @@ func ParseGetAttestationResponse(rsp *http.Response) (*GetAttestationResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetAttestationResponse404Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12369,6 +13214,21 @@ type WebhookInitiatorInterface interface {
 
 	WebhookTransferCompleted(ctx context.Context, targetURL string, params *WebhookTransferCompletedParams, body WebhookTransferCompletedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// WebhookTransferExpiredWithBody fires the transfer.expired webhook with any body
+	WebhookTransferExpiredWithBody(ctx context.Context, targetURL string, params *WebhookTransferExpiredParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	WebhookTransferExpired(ctx context.Context, targetURL string, params *WebhookTransferExpiredParams, body WebhookTransferExpiredJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhookTransferOwnerApprovedWithBody fires the transfer.owner_approved webhook with any body
+	WebhookTransferOwnerApprovedWithBody(ctx context.Context, targetURL string, params *WebhookTransferOwnerApprovedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	WebhookTransferOwnerApproved(ctx context.Context, targetURL string, params *WebhookTransferOwnerApprovedParams, body WebhookTransferOwnerApprovedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhookTransferOwnerRejectedWithBody fires the transfer.owner_rejected webhook with any body
+	WebhookTransferOwnerRejectedWithBody(ctx context.Context, targetURL string, params *WebhookTransferOwnerRejectedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	WebhookTransferOwnerRejected(ctx context.Context, targetURL string, params *WebhookTransferOwnerRejectedParams, body WebhookTransferOwnerRejectedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// WebhookTransferRejectedWithBody fires the transfer.rejected webhook with any body
 	WebhookTransferRejectedWithBody(ctx context.Context, targetURL string, params *WebhookTransferRejectedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -12534,6 +13394,78 @@ func (p *WebhookInitiator) WebhookTransferCompletedWithBody(ctx context.Context,
 
 func (p *WebhookInitiator) WebhookTransferCompleted(ctx context.Context, targetURL string, params *WebhookTransferCompletedParams, body WebhookTransferCompletedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewWebhookTransferCompletedWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) WebhookTransferExpiredWithBody(ctx context.Context, targetURL string, params *WebhookTransferExpiredParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWebhookTransferExpiredWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) WebhookTransferExpired(ctx context.Context, targetURL string, params *WebhookTransferExpiredParams, body WebhookTransferExpiredJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWebhookTransferExpiredWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) WebhookTransferOwnerApprovedWithBody(ctx context.Context, targetURL string, params *WebhookTransferOwnerApprovedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWebhookTransferOwnerApprovedWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) WebhookTransferOwnerApproved(ctx context.Context, targetURL string, params *WebhookTransferOwnerApprovedParams, body WebhookTransferOwnerApprovedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWebhookTransferOwnerApprovedWebhookRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) WebhookTransferOwnerRejectedWithBody(ctx context.Context, targetURL string, params *WebhookTransferOwnerRejectedParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWebhookTransferOwnerRejectedWebhookRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) WebhookTransferOwnerRejected(ctx context.Context, targetURL string, params *WebhookTransferOwnerRejectedParams, body WebhookTransferOwnerRejectedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWebhookTransferOwnerRejectedWebhookRequest(targetURL, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -13061,6 +13993,222 @@ func NewWebhookTransferCompletedWebhookRequest(targetURL string, params *Webhook
 
 // NewWebhookTransferCompletedWebhookRequestWithBody builds a POST request for the transfer.completed webhook with any body
 func NewWebhookTransferCompletedWebhookRequestWithBody(targetURL string, params *WebhookTransferCompletedParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam2)
+
+		if params.UserAgent != nil {
+			var headerParam3 string
+
+			headerParam3, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", *params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("User-Agent", headerParam3)
+		}
+
+	}
+	return req, nil
+}
+
+// NewWebhookTransferExpiredWebhookRequest builds a application/json POST request for the transfer.expired webhook
+func NewWebhookTransferExpiredWebhookRequest(targetURL string, params *WebhookTransferExpiredParams, body WebhookTransferExpiredJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewWebhookTransferExpiredWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewWebhookTransferExpiredWebhookRequestWithBody builds a POST request for the transfer.expired webhook with any body
+func NewWebhookTransferExpiredWebhookRequestWithBody(targetURL string, params *WebhookTransferExpiredParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam2)
+
+		if params.UserAgent != nil {
+			var headerParam3 string
+
+			headerParam3, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", *params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("User-Agent", headerParam3)
+		}
+
+	}
+	return req, nil
+}
+
+// NewWebhookTransferOwnerApprovedWebhookRequest builds a application/json POST request for the transfer.owner_approved webhook
+func NewWebhookTransferOwnerApprovedWebhookRequest(targetURL string, params *WebhookTransferOwnerApprovedParams, body WebhookTransferOwnerApprovedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewWebhookTransferOwnerApprovedWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewWebhookTransferOwnerApprovedWebhookRequestWithBody builds a POST request for the transfer.owner_approved webhook with any body
+func NewWebhookTransferOwnerApprovedWebhookRequestWithBody(targetURL string, params *WebhookTransferOwnerApprovedParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam2)
+
+		if params.UserAgent != nil {
+			var headerParam3 string
+
+			headerParam3, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", *params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("User-Agent", headerParam3)
+		}
+
+	}
+	return req, nil
+}
+
+// NewWebhookTransferOwnerRejectedWebhookRequest builds a application/json POST request for the transfer.owner_rejected webhook
+func NewWebhookTransferOwnerRejectedWebhookRequest(targetURL string, params *WebhookTransferOwnerRejectedParams, body WebhookTransferOwnerRejectedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewWebhookTransferOwnerRejectedWebhookRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewWebhookTransferOwnerRejectedWebhookRequestWithBody builds a POST request for the transfer.owner_rejected webhook with any body
+func NewWebhookTransferOwnerRejectedWebhookRequestWithBody(targetURL string, params *WebhookTransferOwnerRejectedParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 	_ = err
 
