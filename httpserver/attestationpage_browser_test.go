@@ -2,7 +2,6 @@ package httpserver
 
 import (
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -142,11 +141,7 @@ func TestAttestationPageInChromium(t *testing.T) {
 	issuer := h.do(request{method: "GET", path: "/attestation/issuer"}).json(t)["address"].(string)
 	pagePath := "/attestation/" + attID
 
-	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(shots, 0o755))
+	shots := screenshotDir(t)
 	b := launchBrowser(t, bin)
 
 	// noData checks that nothing of the attestation is on the page.
@@ -310,11 +305,7 @@ func TestAttestationPageLanguagesInChromium(t *testing.T) {
 	_, attID := f.approve(t, nil)
 	holderTok, _ := h.login(t, f.wallet, veriland.Sandbox)
 	pagePath := "/attestation/" + attID
-	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(shots, 0o755))
+	shots := screenshotDir(t)
 	b := launchBrowser(t, bin)
 
 	// check checks the page's language and direction, then what every state needs.

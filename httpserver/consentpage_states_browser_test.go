@@ -34,11 +34,7 @@ func TestConsentPageStatesInChromium(t *testing.T) {
 	}
 	h := newHarness(t)
 	f := newConsentFlow(t, h)
-	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(shots, 0o755))
+	shots := screenshotDir(t)
 	b := launchBrowser(t, bin)
 	holder := crypto.PubkeyToAddress(f.wallet.PublicKey)
 	open := func(t *testing.T, w *testWallet, id string) *tab {

@@ -79,11 +79,7 @@ func TestAPIDocsInChromium(t *testing.T) {
 	}
 	require.NotEmpty(t, webhooks)
 
-	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(shots, 0o755))
+	shots := screenshotDir(t)
 	b := launchBrowser(t, bin)
 	p := b.newPage(t, nil)
 	p.navigate(h.ts.URL + "/docs")

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -103,13 +102,8 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		testenv.Require(t, "Chromium (browser test of the owner-consent page)", "set VERILAND_CHROMIUM, or put chromium, chromium-browser or google-chrome on PATH; on Debian: apt-get install -y chromium")
 	}
 	h := newHarness(t)
-	h.skipSpecChecks = true // TEMP: until openapi.json has S13
 	o := newOwnerFlow(t, h)
-	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(shots, 0o755))
+	shots := screenshotDir(t)
 	b := launchBrowser(t, bin)
 	path := func(id string) string { return "/v1/transfers/" + id + "/owner-consent" }
 	open := func(t *testing.T, w *testWallet, id, query string) *tab {
@@ -126,6 +120,17 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		for _, secret := range []string{ownerName, buyerName, ownerIDDoc, buyerIDDoc, "Amina", "Chukwuemeka"} {
 			require.NotContains(t, html, secret)
 		}
+	}
+
+	// look checks what the page shows now as a person needs it (no name, axe-core,
+	// labels, contrast, phone width, no script error or policy violation) and saves
+	// it as desktop and phone screenshots.
+	look := func(t *testing.T, p *tab, lang, name string) {
+		t.Helper()
+		noName(t, p)
+		p.checkConsentPage(t, lang)
+		p.screenshots(t, shots, "owner-consent-"+name)
+		p.noProblems()
 	}
 
 	t.Run("approve", func(t *testing.T) {
@@ -163,9 +168,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		require.Equal(t, "https://metamask.app.link/dapp/veriland.test"+path(id), p.eval(`document.getElementById('metamask').href`))
 		require.Equal(t, "https://go.cb-w.com/dapp?cb_url="+url.QueryEscape(pageURL), p.eval(`document.getElementById('coinbase').href`))
 		require.Greater(t, p.eval(`document.getElementById('qr').getBoundingClientRect().width`).(float64), float64(150))
-		noName(t, p)
-		p.checkConsentPage(t, "en")
-		p.screenshots(t, shots, "owner-consent-pending")
+		look(t, p, "en", "pending")
 
 		p.click("#approve")
 		p.waitFor(`document.getElementById('result-title').textContent === 'Approved'`)
@@ -177,9 +180,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		require.True(t, p.eval(`document.getElementById('decide').hidden && document.getElementById('handoff').hidden`).(bool), "nothing more to sign")
 		require.True(t, strings.HasPrefix(p.text("#decision"), "Approved on "), p.text("#decision"))
 		require.True(t, strings.EqualFold(o.ownerAddress(), p.text("#decision-signer-address")))
-		noName(t, p)
-		p.checkConsentPage(t, "en")
-		p.screenshots(t, shots, "owner-consent-approved")
+		look(t, p, "en", "approved")
 
 		// Reloaded, the decided transfer offers nothing to sign.
 		p.navigate(h.ts.URL + path(id))
@@ -196,10 +197,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		require.Equal(t, "The status of this transfer changed: Transfer completed.", p.text("#status"))
 		require.Equal(t, "state state-ok", p.eval(`document.getElementById('state-box').className`))
 		require.Contains(t, p.text("#state-text"), "The parcel now belongs to the new owner.")
-		noName(t, p)
-		p.checkConsentPage(t, "en")
-		p.screenshots(t, shots, "owner-consent-completed")
-		p.noProblems()
+		look(t, p, "en", "completed")
 	})
 
 	t.Run("refuse, from the keyboard", func(t *testing.T) {
@@ -213,10 +211,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		require.Equal(t, "Transfer refused", p.text("#state-name"))
 		require.Equal(t, "state state-bad", p.eval(`document.getElementById('state-box').className`))
 		require.True(t, strings.HasPrefix(p.text("#decision"), "Refused on "), p.text("#decision"))
-		noName(t, p)
-		p.checkConsentPage(t, "en")
-		p.screenshots(t, shots, "owner-consent-refused")
-		p.noProblems()
+		look(t, p, "en", "refused")
 	})
 
 	t.Run("the wrong wallet: warned, then refused by the registry", func(t *testing.T) {
@@ -235,9 +230,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		require.NotEmpty(t, p.text("#result-detail"), "the registry's own detail")
 		require.Equal(t, "PENDING_OWNER", o.status(t, id))
 		require.False(t, p.eval(`document.getElementById('approve').disabled`).(bool), "the owner may switch wallets and try again")
-		noName(t, p)
-		p.checkConsentPage(t, "en")
-		p.screenshots(t, shots, "owner-consent-wrong-wallet")
+		look(t, p, "en", "wrong-wallet")
 	})
 
 	t.Run("a liveness requirement: said, then the registry's refusal in words", func(t *testing.T) {
@@ -250,9 +243,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		require.Equal(t, ownerconsentpage.Label("en", "e.liveness_required"), p.text("#result-text"))
 		require.NotEmpty(t, p.text("#result-detail"))
 		require.Equal(t, "PENDING_OWNER", o.status(t, id))
-		p.checkConsentPage(t, "en")
-		p.screenshots(t, shots, "owner-consent-liveness-required")
-		p.noProblems()
+		look(t, p, "en", "liveness-required")
 	})
 
 	t.Run("cancelled while open: the answer is refused, then the page says why", func(t *testing.T) {
@@ -267,9 +258,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		p.waitFor(`document.getElementById('state-name').textContent === 'Transfer cancelled'`)
 		require.True(t, p.eval(`document.getElementById('decide').hidden`).(bool))
 		require.Contains(t, p.text("#state-text"), "The parcel stays with its owner.")
-		p.checkConsentPage(t, "en")
-		p.screenshots(t, shots, "owner-consent-cancelled")
-		p.noProblems()
+		look(t, p, "en", "cancelled")
 	})
 
 	t.Run("declined in the wallet", func(t *testing.T) {
@@ -321,8 +310,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 				if tc.lang == "en" || tc.lang == "fr" || tc.lang == "ar" {
 					p.click("#connect") // the connected view, as the owner sees it before signing
 					p.waitFor(`!document.getElementById('account').hidden`)
-					p.checkConsentPage(t, tc.lang)
-					p.screenshots(t, shots, "owner-consent-lang-"+tc.lang)
+					look(t, p, tc.lang, "lang-"+tc.lang)
 				}
 				noName(t, p)
 				p.noProblems()
@@ -362,9 +350,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 		require.Equal(t, "state state-bad", p.eval(`document.getElementById('state-box').className`))
 		require.True(t, p.eval(`document.getElementById('decide').hidden && document.getElementById('handoff').hidden`).(bool))
 		require.Contains(t, p.text("#status"), "Il n’y a rien à signer")
-		p.checkConsentPage(t, "fr")
-		p.screenshots(t, shots, "owner-consent-expired-fr")
-		p.noProblems()
+		look(t, p, "fr", "expired")
 	})
 
 	t.Run("404 page", func(t *testing.T) {
@@ -374,9 +360,7 @@ func TestOwnerConsentPageInChromium(t *testing.T) {
 			require.Equal(t, ownerconsentpage.Label(lang, "nf.title"), p.text("h1"))
 			require.Equal(t, 404, p.status(), "served as a 404")
 			require.Nil(t, p.eval(`document.getElementById('details')`), "nothing of a transfer")
-			p.checkConsentPage(t, lang)
-			p.screenshots(t, shots, "owner-consent-404-"+lang)
-			p.noProblems()
+			look(t, p, lang, "404-"+lang)
 		}
 	})
 }

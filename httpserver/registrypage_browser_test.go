@@ -37,11 +37,7 @@ func TestRegistryPageInChromium(t *testing.T) {
 	revoked := f.post(t, "/v1/parcels/"+other+"/certify", f.notary, nil, 200)["certificateHash"].(string)
 	f.post(t, "/v1/parcels/"+other+"/revoke", f.admin, `{"reason":"court order"}`, 200)
 
-	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(shots, 0o755))
+	shots := screenshotDir(t)
 	b := launchBrowser(t, bin)
 	tests := []struct {
 		name, hash, title, word string
