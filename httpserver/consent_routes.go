@@ -113,31 +113,44 @@ func (s *Server) consentContext(w http.ResponseWriter, r *http.Request) error {
 // ?lang= or Accept-Language asks for, or its 404 page (status 404) when no
 // environment holds the request.
 func (s *Server) consentPage(w http.ResponseWriter, r *http.Request, id string) error {
+	_, env, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.Request, error) {
+		return s.cfg.Consent.Get(r.Context(), env, id)
+	})
+	p, err := s.pageParams(w, r, "/consent/"+id, env, err)
+	if err != nil {
+		return err
+	}
+	return consentpage.Write(w, p)
+}
+
+// pageParams are the parameters of a hosted page at path (the consent and owner
+// pages) for this request: its language from ?lang= or Accept-Language, its public
+// URL (with no public origin configured, the address this browser used, so that the
+// QR code works), and its environment, or NotFound when lookup (env's result) found
+// nothing. Another lookup error is returned.
+func (s *Server) pageParams(w http.ResponseWriter, r *http.Request, path string, env veriland.Environment, lookup error) (consentpage.Params, error) {
 	w.Header().Add("Vary", "Accept-Language")
 	p := consentpage.Params{
 		Lang:   consentpage.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language")),
-		URL:    s.consentURL(id),
+		URL:    strings.TrimRight(s.cfg.PublicOrigin, "/") + path,
 		Origin: s.cfg.PublicOrigin,
 	}
-	if p.Origin == "" { // no public origin configured: the QR code shows the address this browser used
+	if p.Origin == "" {
 		p.Origin = "http://" + r.Host
 		if r.TLS != nil {
 			p.Origin = "https://" + r.Host
 		}
-		p.URL = p.Origin + "/consent/" + id
+		p.URL = p.Origin + path
 	}
-	_, env, err := findInEnvs(s, r, func(env veriland.Environment) (*consent.Request, error) {
-		return s.cfg.Consent.Get(r.Context(), env, id)
-	})
 	switch {
-	case err == nil:
+	case lookup == nil:
 		p.Environment = string(env)
-	case veriland.IsCode(err, veriland.CodeNotFound):
+	case veriland.IsCode(lookup, veriland.CodeNotFound):
 		p.NotFound = true
 	default:
-		return err
+		return p, lookup
 	}
-	return consentpage.Write(w, p)
+	return p, nil
 }
 
 // decideConsent answers POST /consent/{requestId} (public, rate limited per

@@ -59,26 +59,9 @@ func (s *Server) ownerConsentContext(w http.ResponseWriter, r *http.Request) err
 // ownerConsentPage serves the hosted owner page of transfer id in the language that
 // ?lang= or Accept-Language asks for, or its 404 page when no environment holds it.
 func (s *Server) ownerConsentPage(w http.ResponseWriter, r *http.Request, id string) error {
-	w.Header().Add("Vary", "Accept-Language")
-	p := ownerconsentpage.Params{
-		Lang:   consentpage.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language")),
-		URL:    s.ownerConsentURL(id),
-		Origin: s.cfg.PublicOrigin,
-	}
-	if p.Origin == "" { // no public origin configured: the QR code shows the address this browser used
-		p.Origin = "http://" + r.Host
-		if r.TLS != nil {
-			p.Origin = "https://" + r.Host
-		}
-		p.URL = p.Origin + ownerConsentPath(id)
-	}
 	env, err := s.cfg.Parcels.TransferEnv(r.Context(), id)
-	switch {
-	case err == nil:
-		p.Environment = string(env)
-	case veriland.IsCode(err, veriland.CodeNotFound):
-		p.NotFound = true
-	default:
+	p, err := s.pageParams(w, r, ownerConsentPath(id), env, err)
+	if err != nil {
 		return err
 	}
 	return ownerconsentpage.Write(w, p)

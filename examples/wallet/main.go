@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -129,13 +130,7 @@ func signConsent(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	}
 	ctx.TypedData.Message["decision"] = *decision
 	ctx.TypedData.Message["disclosedScopeHash"] = hexutil.Encode(crypto.Keccak256(items))
-	digest, _, err := apitypes.TypedDataAndHash(ctx.TypedData)
-	if err != nil {
-		return err
-	}
-	var d [32]byte
-	copy(d[:], digest)
-	sig, err := ethsig.Sign(key, d)
+	sig, err := signTypedData(key, ctx.TypedData)
 	if err != nil {
 		return err
 	}
@@ -182,13 +177,7 @@ func signTransfer(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		return errors.New("the input has no data.attributes.typedData (or ownerConsent.typedData): is the owner's signature asked for?")
 	}
 	td.Message["decision"] = *decision
-	digest, _, err := apitypes.TypedDataAndHash(*td)
-	if err != nil {
-		return err
-	}
-	var d [32]byte
-	copy(d[:], digest)
-	sig, err := ethsig.Sign(key, d)
+	sig, err := signTypedData(key, *td)
 	if err != nil {
 		return err
 	}
@@ -196,4 +185,14 @@ func signTransfer(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		"decision": *decision, "ownerSignature": hexutil.Encode(sig),
 		"ownerAddress": crypto.PubkeyToAddress(key.PublicKey).Hex(),
 	})
+}
+
+// signTypedData hashes td with go-ethereum's EIP-712 code (as a wallet's
+// eth_signTypedData_v4 does) and signs the digest with key.
+func signTypedData(key *ecdsa.PrivateKey, td apitypes.TypedData) ([]byte, error) {
+	digest, _, err := apitypes.TypedDataAndHash(td)
+	if err != nil {
+		return nil, err
+	}
+	return ethsig.Sign(key, [32]byte(digest))
 }
