@@ -343,7 +343,7 @@ func (d *OwnerDecision) Validate() error {
 		errs = append(errs, veriland.Invalid("/ownerAddress", "ownerAddress must be 0x followed by 40 hex digits (a mixed-case address with a valid EIP-55 checksum)"))
 	}
 	if b, err := hexutil.Decode(d.OwnerSignature); err != nil || len(b) > 2*ethsig.SignatureLength {
-		errs = append(errs, veriland.Invalid("/ownerSignature", "ownerSignature must be 0x followed by the hex of a 65-byte signature"))
+		errs = append(errs, veriland.Invalid("/ownerSignature", "ownerSignature must be 0x followed by hex digits: a signature is 65 bytes, 130 hex digits"))
 	}
 	return errs.Err()
 }
