@@ -69,7 +69,8 @@ func TestAnswerCatalogs(t *testing.T) {
 					t.Errorf("%s: stray brace in %q", k, tpl)
 				}
 				// API paths, id prefixes and status enums are the same in every language.
-				for _, literal := range []string{"POST /v1/parcels", "GET /v1/parcels", "/transfer", "prc_", "vrq_", "att_", "0x", "SUPERSEDED", "PDF"} {
+				for _, literal := range []string{"POST /v1/parcels", "GET /v1/parcels", "/transfer", "prc_", "vrq_", "att_", "0x", "SUPERSEDED", "PDF",
+					"GET /v1/me/parcels", "POST /auth/siwe", "PENDING_OWNER", "Sign-In with Ethereum"} {
 					if strings.Contains(en, literal) && !strings.Contains(tpl, literal) {
 						t.Errorf("%s: %q translated or lost", k, literal)
 					}
@@ -114,6 +115,9 @@ var i18nRouteCases = []i18nQuestion{
 	{"en", "Is my certificate genuine?", IntentCertificateCheck},
 	{"en", "help", IntentHelp},
 	{"en", "Hello!", IntentHelp},
+	{"en", "Which parcels do I own?", IntentMyParcels},
+	{"en", "Is there a transfer waiting for my signature?", IntentMyParcels},
+	{"en", "Show me my lands", IntentMyParcels},
 
 	{"fr", "Quel est le statut de ma parcelle ?", IntentParcelStatus},
 	{"fr", "Quel est le statut de la parcelle " + i18nParcel + " ?", IntentParcelStatus},
@@ -126,6 +130,8 @@ var i18nRouteCases = []i18nQuestion{
 	{"fr", "Où en est l'attestation ?", IntentAttestationStatus},
 	{"fr", "Aide", IntentHelp},
 	{"fr", "Bonjour", IntentHelp},
+	{"fr", "Quelles sont mes parcelles ?", IntentMyParcels},
+	{"fr", "Ai-je une mutation à signer ?", IntentMyParcels},
 
 	{"es", "¿Cuál es el estado de mi parcela?", IntentParcelStatus},
 	{"es", "¿Cuál es el estado de la parcela " + i18nParcel + "?", IntentParcelStatus},
@@ -135,6 +141,8 @@ var i18nRouteCases = []i18nQuestion{
 	{"es", "¿Sigue siendo válida la atestación " + i18nAttestation + "?", IntentAttestationStatus},
 	{"es", "Ayuda", IntentHelp},
 	{"es", "Hola", IntentHelp},
+	{"es", "¿Qué parcelas tengo a mi nombre?", IntentMyParcels},
+	{"es", "¿Tengo alguna transmisión que firmar?", IntentMyParcels},
 
 	{"pt", "Qual é o estado da minha parcela?", IntentParcelStatus},
 	{"pt", "Qual é a situação da parcela " + i18nParcel + "?", IntentParcelStatus},
@@ -145,6 +153,8 @@ var i18nRouteCases = []i18nQuestion{
 	{"pt", "O atestado " + i18nAttestation + " ainda é válido?", IntentAttestationStatus},
 	{"pt", "Ajuda", IntentHelp},
 	{"pt", "Olá", IntentHelp},
+	{"pt", "Quais são as minhas parcelas?", IntentMyParcels},
+	{"pt", "Tenho alguma transferência para assinar?", IntentMyParcels},
 
 	{"de", "Wie ist der Status meines Grundstücks?", IntentParcelStatus},
 	{"de", "Wie ist der Status von " + i18nParcel + "?", IntentParcelStatus},
@@ -155,6 +165,8 @@ var i18nRouteCases = []i18nQuestion{
 	{"de", "Ist mein Grundbuchauszug echt?", IntentCertificateCheck},
 	{"de", "Hilfe", IntentHelp},
 	{"de", "Guten Tag", IntentHelp},
+	{"de", "Welche Grundstücke besitze ich?", IntentMyParcels},
+	{"de", "Muss ich eine Übertragung unterschreiben?", IntentMyParcels},
 
 	{"it", "Qual è lo stato della mia particella?", IntentParcelStatus},
 	{"it", "Qual è lo stato della particella " + i18nParcel + "?", IntentParcelStatus},
@@ -165,6 +177,8 @@ var i18nRouteCases = []i18nQuestion{
 	{"it", "Verifica lo stato della mia particella", IntentParcelStatus},
 	{"it", "Aiuto", IntentHelp},
 	{"it", "Buongiorno", IntentHelp},
+	{"it", "Quali sono le mie particelle?", IntentMyParcels},
+	{"it", "Quali trasferimenti devo firmare?", IntentMyParcels},
 
 	{"ar", "ما هي حالة قطعة أرضي؟", IntentParcelStatus},
 	{"ar", "ما هي حالة قطعة الأرض " + i18nParcel + "؟", IntentParcelStatus},
@@ -176,6 +190,8 @@ var i18nRouteCases = []i18nQuestion{
 	{"ar", "أريد التحقق من حالة أرضي", IntentParcelStatus},
 	{"ar", "مساعدة", IntentHelp},
 	{"ar", "مرحبا", IntentHelp},
+	{"ar", "ما هي أملاكي المسجلة؟", IntentMyParcels},
+	{"ar", "هل هناك نقل ملكية بانتظار توقيعي؟", IntentMyParcels},
 }
 
 // i18nRouteOnlyCases are terse questions that the router must place although they are
@@ -203,6 +219,14 @@ var i18nRouteOnlyCases = []i18nQuestion{
 	{"ar", "هل شهادتي أصلية؟", IntentCertificateCheck},
 	{"pt", "O meu certificado é autêntico?", IntentCertificateCheck},
 	{"fr", "Comment vérifier mon certificat ?", IntentCertificateCheck},
+	{"en", "Do I have a transfer to sign?", IntentMyParcels},
+	{"en", "How do I sign in?", IntentUnknown},
+	{"en", "I want to sign up", IntentUnknown},
+	{"es", "¿Cuáles son mis parcelas?", IntentMyParcels},
+	{"it", "Ho un trasferimento da firmare?", IntentMyParcels},
+	{"de", "Zeige meine Grundstücke", IntentMyParcels},
+	{"pt", "Que terrenos tenho em meu nome?", IntentMyParcels},
+	{"ar", "ما هي العقارات باسمي؟", IntentMyParcels},
 }
 
 func TestRouteEveryLanguage(t *testing.T) {
@@ -222,7 +246,7 @@ func TestRouteEveryLanguage(t *testing.T) {
 	}
 	// Every language covers every intent of the embedded router.
 	for _, lang := range Languages {
-		for _, in := range []Intent{IntentParcelStatus, IntentCertificateCheck, IntentTransferHowTo,
+		for _, in := range []Intent{IntentParcelStatus, IntentMyParcels, IntentCertificateCheck, IntentTransferHowTo,
 			IntentVerificationStatus, IntentAttestationStatus, IntentHelp} {
 			if !seen[lang][in] {
 				t.Errorf("%s: no question routed to %s", lang, in)

@@ -28,8 +28,13 @@
 // 64 hex digits — and decides by them first, then by keywords of every supported
 // language (keywords.go), matched on text without case and diacritics. Its intents
 // map to tools over the domain services (Domain): parcel status (or the caller's
-// parcels), certificate check, transfer how-to, verification request status,
-// attestation status, and help. Every lookup runs with the caller's own principal
+// parcels), the owner's parcels (my_parcels: a holder signed in with its wallet gets
+// parcel.Service.MyParcels — each parcel's id, city, status, version and owner
+// binding, and a transfer that waits for its signature with the page to sign it on;
+// any other caller is told that the list is for owners signed in with their wallet),
+// certificate check, transfer how-to (an owner with a wallet signs the transfer; a
+// notary never requests one), verification request status, attestation status, and
+// help. Every lookup runs with the caller's own principal
 // through the same service method as the route that serves the record, so the
 // assistant never shows more than the caller's token could read: another account's
 // parcel reads exactly like a parcel that does not exist. Answers are templates per

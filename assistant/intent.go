@@ -16,6 +16,7 @@ type Intent string
 // The intents of the embedded router.
 const (
 	IntentParcelStatus        Intent = "parcel_status"               // a parcel's status (prc_…), or the caller's parcels
+	IntentMyParcels           Intent = "my_parcels"                  // the parcels the caller owns with its wallet, and what awaits its signature
 	IntentCertificateCheck    Intent = "certificate_check"           // is certificate 0x… authentic?
 	IntentTransferHowTo       Intent = "transfer_howto"              // how to transfer land (with a prc_…: that parcel's readiness)
 	IntentVerificationStatus  Intent = "verification_request_status" // a verification request's status (vrq_…)
@@ -84,6 +85,13 @@ func ExtractEntities(text string) Entities {
 // Entities decide first (a hash is a certificate check, a prc_ id a parcel status
 // unless transfer words go with it); keywords of any supported language decide the
 // rest. IntentUnknown means the router cannot place the message.
+//
+// IntentMyParcels is what an owner asks: the parcels it owns ("my parcels", "what do
+// I own") or what waits for its signature ("my signature", "have to sign"); the latter is
+// tried before the transfer words, so that "a transfer to sign" is the owner's own
+// list rather than the how-to. Route reads text only: the service also answers a
+// holder's parcel status question without an id ("the status of my land") as
+// IntentMyParcels, since a holder owns parcels through its wallet.
 func Route(text string) (Intent, Entities) {
 	e := ExtractEntities(text)
 	words := " " + strings.Join(wordsOf(fold(text)), " ") + " "
@@ -106,6 +114,8 @@ func Route(text string) (Intent, Entities) {
 		return IntentVerificationStatus, e
 	case len(e.Attestations) > 0:
 		return IntentAttestationStatus, e
+	case has("sign"):
+		return IntentMyParcels, e
 	case has("transfer"):
 		return IntentTransferHowTo, e
 	case has("certificate"):
@@ -114,6 +124,8 @@ func Route(text string) (Intent, Entities) {
 		return IntentVerificationStatus, e
 	case has("attestation"):
 		return IntentAttestationStatus, e
+	case has("mine"):
+		return IntentMyParcels, e
 	case has("parcel"):
 		return IntentParcelStatus, e
 	case has("help"):

@@ -2,9 +2,13 @@ package assistant
 
 // keywords are the words (folded; a trailing * matches any ending) that place a
 // message without an id, in every supported language. Route tries the topics in a
-// fixed order (transfer, certificate, request, attestation, parcel, help), so a
-// keyword only needs to be specific against the topics tried before it: "titre de
-// propriété" is a certificate although "propriété" alone is a parcel.
+// fixed order (sign, transfer, certificate, request, attestation, mine, parcel,
+// help), so a keyword only needs to be specific against the topics tried before it:
+// "titre de propriété" is a certificate although "propriété" alone is a parcel, and
+// "mes parcelles" (mine: the parcels an owner holds with its wallet) is tried before
+// "parcelle*". "sign" is the owner's signature that a transfer waits for; it comes
+// first, so its words are the owner's own ("my signature", "have to sign"), never the
+// bare "sign" or "signature" ("sign in", "sign up").
 //
 // What is left out on purpose: words that are common outside the topic (fr "bien",
 // pt "passar", it "passaggio" and "verifica" alone, de "gültig", ar bare "التحقق",
@@ -18,6 +22,24 @@ package assistant
 // entry covers both spellings; the forms with the article ال and the first-person
 // verbs (أنقل, أبيع) are listed because words are matched from their start.
 var keywords = map[string][]string{
+	"sign": {
+		"my signature", "need to sign", "have to sign", "must i sign", "should i sign", "anything to sign", "transfer to sign", "transfers to sign", "awaiting my", "waiting for me", // en
+		"ma signature", "a signer", "je dois signer", "dois je signer", // fr (à signer)
+		"mi firma", "que firmar", "debo firmar", "por firmar", // es
+		"minha assinatura", "para assinar", "que assinar", "de assinar", "devo assinar", "por assinar", // pt
+		"meine unterschrift", "unterschreib*", "unterzeichn*", "signieren", // de
+		"mia firma", "da firmare", "devo firmare", // it
+		"توقيعي", "للتوقيع", "اوقع", // ar
+	},
+	"mine": {
+		"my parcels", "my lands", "my plots", "my properties", "i own", "owned by me", "in my name", "my wallet", // en
+		"mes parcelles", "mes terrains", "mes proprietes", "je possede", "a mon nom", "mon portefeuille", // fr
+		"mis parcelas", "mis terrenos", "mis fincas", "mis predios", "mis propiedades", "mis tierras", "poseo", "a mi nombre", "mi cartera", "mi billetera", // es
+		"minhas parcelas", "meus terrenos", "meus lotes", "minhas terras", "minhas propriedades", "meus imoveis", "possuo", "em meu nome", "no meu nome", "minha carteira", // pt
+		"meine grundstucke", "meine flurstucke", "meine parzellen", "besitze", "gehoren mir", "auf meinen namen", "meine wallet", "mein wallet", // de
+		"mie particelle", "miei terreni", "miei immobili", "mie proprieta", "possiedo", "a mio nome", "mio portafoglio", // it
+		"املاكي", "ممتلكاتي", "املك", "املكها", "باسمي", "محفظتي", // ar
+	},
 	"transfer": {
 		"transfer*", "sell", "selling", "sold", "sale", "ownership change", "change of ownership", "conveyance", // en
 		"vendre", "vends", "vente", "vendu", "ceder", "cession", "mutation", "acte de vente", "changement de proprietaire", // fr (transférer, transfert: transfer*)

@@ -148,6 +148,10 @@ func (s *Service) answer(ctx context.Context, p veriland.Principal, req MessageR
 	if sess != nil {
 		ents = followTopic(intent, ents, sess.Topic)
 	}
+	if intent == IntentParcelStatus && len(ents.Parcels) == 0 && ownsByWallet(p) {
+		// A holder's parcels are the ones it owns with its wallet.
+		intent = IntentMyParcels
+	}
 	f, err := s.Domain.run(ctx, p, intent, ents)
 	if err != nil {
 		return nil, err
@@ -233,6 +237,8 @@ func (d Domain) run(ctx context.Context, p veriland.Principal, intent Intent, e 
 			return d.myParcels(ctx, p)
 		}
 		return each(e.Parcels, d.parcelStatus)
+	case IntentMyParcels:
+		return d.ownedParcels(ctx, p)
 	case IntentCertificateCheck:
 		if len(e.Hashes) == 0 {
 			return ask("certificate.needHash"), nil

@@ -130,7 +130,7 @@ func TestModelAnswersWithTools(t *testing.T) {
 	require.Equal(t, "Parcel "+w.certified.ID+" is certified.", reply.Text)
 	require.Len(t, cs.reqs, 2)
 
-	// The first request: the system prompt, the user's message, the five tools.
+	// The first request: the system prompt, the user's message, the six tools.
 	first := cs.reqs[0]
 	require.Equal(t, false, first["stream"])
 	require.Equal(t, "test-model", first["model"])
@@ -144,7 +144,7 @@ func TestModelAnswersWithTools(t *testing.T) {
 		names = append(names, fn["name"].(string))
 		require.Equal(t, "object", fn["parameters"].(map[string]any)["type"])
 	}
-	require.ElementsMatch(t, []string{"parcel_status", "certificate_check", "transfer_howto", "verification_request_status", "attestation_status"}, names)
+	require.ElementsMatch(t, []string{"parcel_status", "my_parcels", "certificate_check", "transfer_howto", "verification_request_status", "attestation_status"}, names)
 
 	// The second carries both results, grounded in the records.
 	res := toolResults(cs.reqs[1])

@@ -29,6 +29,7 @@ var toolSchemas = map[string]string{
 		"parcelId":{"type":"string","pattern":"` + fmt.Sprintf(idPattern, "prc") + `","description":"The parcel id (prc_…). Omit it to list the caller's own parcels."}}}`,
 	"certificate_check": `{"type":"object","additionalProperties":false,"required":["hash"],"properties":{
 		"hash":{"type":"string","pattern":"^0x[0-9a-fA-F]{64}$","description":"The certificate hash: 0x and 64 hexadecimal digits."}}}`,
+	"my_parcels": `{"type":"object","additionalProperties":false,"properties":{}}`,
 	"transfer_howto": `{"type":"object","additionalProperties":false,"properties":{
 		"parcelId":{"type":"string","pattern":"` + fmt.Sprintf(idPattern, "prc") + `","description":"A parcel id, to say whether that parcel can be transferred now."}}}`,
 	"verification_request_status": `{"type":"object","additionalProperties":false,"required":["requestId"],"properties":{
@@ -40,7 +41,8 @@ var toolSchemas = map[string]string{
 var toolDescriptions = map[string]string{
 	"parcel_status":               "Status of a land parcel the caller may see (certification state, certificate hash, token), or the caller's own parcels.",
 	"certificate_check":           "Whether a land certificate hash was issued by this registry, and whether it is current, superseded or revoked.",
-	"transfer_howto":              "How to transfer a certified parcel to a new owner, and whether a given parcel can be transferred now.",
+	"my_parcels":                  "The parcels the caller owns with its wallet (a holder signed in with its wallet), each with its status, certificate version and owner binding, and any transfer that waits for the caller's signature, with the page to sign it on.",
+	"transfer_howto":              "How to transfer a certified parcel to a new owner (an owner with a wallet signs it; a notary never requests one), and whether a given parcel can be transferred now.",
 	"verification_request_status": "Status of an identity verification request (pending, approved, rejected, expired, cancelled).",
 	"attestation_status":          "Whether an attestation is valid or revoked.",
 }
@@ -57,6 +59,9 @@ func tools() map[string]tool {
 		},
 		"certificate_check": func(ctx context.Context, d Domain, p veriland.Principal, a map[string]string) (*finding, error) {
 			return d.certificateCheck(ctx, p, strings.ToLower(a["hash"]))
+		},
+		"my_parcels": func(ctx context.Context, d Domain, p veriland.Principal, _ map[string]string) (*finding, error) {
+			return d.ownedParcels(ctx, p)
 		},
 		"transfer_howto": func(ctx context.Context, d Domain, p veriland.Principal, a map[string]string) (*finding, error) {
 			return d.transferHowTo(ctx, p, a["parcelId"])
@@ -113,7 +118,8 @@ func systemPrompt(lang string) string {
 		"Answer in " + name + ", briefly. Use the tools for every fact about a parcel, a certificate, a verification request " +
 		"or an attestation, and state only what the tools returned; quote the ids and hashes you used. " +
 		"If a tool says a record is not found, say so; never guess. If the question is outside land certificates, " +
-		"parcels, transfers, verification requests and attestations, say what you can help with."
+		"parcels, transfers, verification requests and attestations, say what you can help with. " +
+		"An owner who holds a wallet must sign a transfer of its parcel, and a notary never requests one."
 }
 
 // askModel answers text with the language model and the tools. It returns the
@@ -123,7 +129,7 @@ func (s *Service) askModel(ctx context.Context, p veriland.Principal, text, lang
 	defer cancel()
 	tt := tools()
 	specs := make([]ToolSpec, 0, len(tt))
-	for _, name := range []string{"parcel_status", "certificate_check", "transfer_howto", "verification_request_status", "attestation_status"} {
+	for _, name := range []string{"parcel_status", "my_parcels", "certificate_check", "transfer_howto", "verification_request_status", "attestation_status"} {
 		specs = append(specs, tt[name].spec)
 	}
 	msgs := []ChatMessage{{Role: RoleSystem, Content: systemPrompt(lang)}, {Role: RoleUser, Content: text}}

@@ -38,8 +38,9 @@ type Action struct {
 	// Type is "link".
 	Type string `json:"type"`
 	// Rel says what the link is: "verification_page", "certificate_pdf",
-	// "certificate", "parcel", "transfer", "consent_page", "verification_request",
-	// "attestation_status".
+	// "certificate", "parcel", "parcels", "transfer", "owner_consent" (the owner's
+	// page of a transfer that waits for its signature), "consent_page",
+	// "verification_request", "attestation_status".
 	Rel string `json:"rel"`
 	// Label is a short text in the answer's language.
 	Label string `json:"label"`
@@ -145,7 +146,13 @@ func (d Domain) parcelStatus(ctx context.Context, p veriland.Principal, id strin
 	f.cite("parcel", prc.ID)
 	f.say("parcel.status."+string(prc.Status), vars)
 	if prc.OpenTransferID != "" {
-		f.say("parcel.openTransfer", map[string]string{"id": prc.ID, "transfer": prc.OpenTransferID})
+		tvars := map[string]string{"id": prc.ID, "transfer": prc.OpenTransferID}
+		if tr := d.openTransfer(ctx, p, prc.OpenTransferID); tr != nil && tr.Status == parcel.TransferPendingOwner {
+			tvars["deadline"] = deadline(tr)
+			f.say("parcel.openTransfer.owner", tvars)
+		} else {
+			f.say("parcel.openTransfer", tvars)
+		}
 		f.cite("transfer", prc.OpenTransferID)
 	}
 	if prc.CertificateHash != "" {
@@ -159,10 +166,120 @@ func (d Domain) parcelStatus(ctx context.Context, p veriland.Principal, id strin
 	return f, nil
 }
 
-// myParcels lists p's newest parcels.
+// openTransfer reads transfer id as p may (GET /v1/transfers/{id}); nil when p may
+// not or it cannot be read.
+func (d Domain) openTransfer(ctx context.Context, p veriland.Principal, id string) *parcel.Transfer {
+	tr, err := d.Parcels.GetTransfer(ctx, p, id)
+	if err != nil {
+		return nil
+	}
+	return tr
+}
+
+// deadline is the owner's deadline of tr, as the answers write times.
+func deadline(tr *parcel.Transfer) string {
+	if tr.OwnerConsent == nil || tr.OwnerConsent.Deadline == nil {
+		return ""
+	}
+	return stamp(*tr.OwnerConsent.Deadline)
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// ownsByWallet reports whether p owns parcels through its wallet: a holder signed in
+// with one (SIWE), whose parcels are those GET /v1/me/parcels lists.
+func ownsByWallet(p veriland.Principal) bool {
+	return p.Role == veriland.RoleHolder && p.Wallet != ""
+}
+
+// ownerConsentURL is the owner's page of transfer id (GET
+// /v1/transfers/{id}/owner-consent), where the owner signs.
+func (d Domain) ownerConsentURL(id string) string {
+	return d.url("/v1/transfers/" + id + "/owner-consent")
+}
+
+// ownedParcels answers a holder signed in with its wallet with the parcels it owns
+// (parcel.Service.MyParcels, with the caller's own principal): each one's id, city,
+// status, certificate version and owner binding, and an open transfer that waits for
+// the owner's signature with the page to sign it on. No name: MyParcels has none. To
+// anyone else it says that the list is for owners signed in with their wallet.
+func (d Domain) ownedParcels(ctx context.Context, p veriland.Principal) (*finding, error) {
+	if d.Parcels == nil {
+		return disabled("parcels"), nil
+	}
+	notHolder := func() *finding {
+		f := &finding{data: map[string]any{"owner": false}}
+		f.say("owned.notHolder", nil)
+		return f
+	}
+	if !ownsByWallet(p) {
+		return notHolder(), nil
+	}
+	const shown = 5
+	list, next, err := d.Parcels.MyParcels(ctx, p, "", shown)
+	if veriland.IsCode(err, veriland.CodeForbidden) {
+		return notHolder(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	wallet := strings.ToLower(p.Wallet)
+	f := &finding{data: map[string]any{"owner": true, "wallet": wallet, "parcels": []map[string]any{}}}
+	if len(list) == 0 {
+		f.say("owned.none", map[string]string{"wallet": wallet})
+		return f, nil
+	}
+	f.say("owned", map[string]string{"wallet": wallet, "count": strconv.Itoa(len(list))})
+	items := []map[string]any{}
+	awaiting := false
+	for _, op := range list {
+		vars := map[string]string{"id": op.ID, "city": op.City, "status": string(op.Status),
+			"version": strconv.FormatUint(op.Version, 10), "binding": string(op.Owner.Binding)}
+		f.say("owned.item.parcel", vars)
+		f.cite("parcel", op.ID)
+		item := map[string]any{"parcelId": op.ID, "city": op.City, "status": op.Status, "version": op.Version,
+			"binding": op.Owner.Binding, "certificateHash": op.CertificateHash}
+		if tr := op.OpenTransfer; tr != nil {
+			tvars := map[string]string{"id": op.ID, "transfer": tr.ID, "notary": tr.Notary}
+			open := map[string]any{"transferId": tr.ID, "status": tr.Status, "notary": tr.Notary}
+			switch tr.Status {
+			case parcel.TransferPendingOwner:
+				awaiting = true
+				tvars["url"] = d.ownerConsentURL(tr.ID)
+				open["ownerConsentUrl"] = tvars["url"]
+				if tr.Deadline != nil {
+					tvars["deadline"] = stamp(*tr.Deadline)
+					open["deadline"] = tr.Deadline.UTC().Format(time.RFC3339)
+				}
+				f.say("owned.item.awaiting", tvars)
+				f.link("owner_consent", tvars["url"], "GET", "text/html")
+			default:
+				f.say("owned.item.pendingNotary", tvars)
+			}
+			f.cite("transfer", tr.ID)
+			item["openTransfer"] = open
+		}
+		items = append(items, item)
+	}
+	if awaiting {
+		f.say("owned.sign", nil)
+	}
+	if next != "" {
+		f.say("owned.more", nil)
+	}
+	f.data["parcels"] = items
+	f.link("parcels", d.url("/v1/me/parcels"), "GET", "")
+	return f, nil
+}
+
+// myParcels lists p's newest parcels: those its account made, or for a holder signed
+// in with its wallet, those it owns (ownedParcels).
 func (d Domain) myParcels(ctx context.Context, p veriland.Principal) (*finding, error) {
 	if d.Parcels == nil {
 		return disabled("parcels"), nil
+	}
+	if ownsByWallet(p) {
+		return d.ownedParcels(ctx, p)
 	}
 	const shown = 5
 	list, next, err := d.Parcels.List(ctx, p, "", shown)
@@ -218,8 +335,10 @@ func (d Domain) certificateCheck(ctx context.Context, p veriland.Principal, hash
 // transferred now.
 func (d Domain) transferHowTo(ctx context.Context, p veriland.Principal, parcelID string) (*finding, error) {
 	f := &finding{data: map[string]any{"steps": []string{
-		"the owner's account sends POST /v1/parcels/{id}/transfer with newOwner {fullName, id_doc}",
-		"the parcel's notary approves (POST /v1/transfers/{id}/approve) or rejects it",
+		"the parcel's account (never a notary) sends POST /v1/parcels/{id}/transfer with newOwner {fullName, id_doc, walletAddress?}",
+		"an owner with a wallet must sign the transfer: it is PENDING_OWNER until the owner approves or refuses it with that wallet " +
+			"on GET /v1/transfers/{id}/owner-consent, before its deadline; an owner without a wallet appears before the notary, who witnesses the consent",
+		"the parcel's notary approves (POST /v1/transfers/{id}/approve) or rejects it; whoever requested the transfer never approves it",
 		"on approval a new certificate version and token name the new owner; the old certificate becomes SUPERSEDED",
 	}}}
 	if parcelID == "" || d.Parcels == nil {
@@ -240,7 +359,13 @@ func (d Domain) transferHowTo(ctx context.Context, p veriland.Principal, parcelI
 	vars := map[string]string{"id": prc.ID, "notary": prc.Notary, "transfer": prc.OpenTransferID}
 	switch {
 	case prc.OpenTransferID != "":
-		f.say("transfer.open", vars)
+		if tr := d.openTransfer(ctx, p, prc.OpenTransferID); tr != nil && tr.Status == parcel.TransferPendingOwner {
+			vars["deadline"], vars["url"] = deadline(tr), d.ownerConsentURL(tr.ID)
+			f.say("transfer.openOwner", vars)
+			f.link("owner_consent", vars["url"], "GET", "text/html")
+		} else {
+			f.say("transfer.open", vars)
+		}
 		f.cite("transfer", prc.OpenTransferID)
 		f.link("transfer", d.url("/v1/transfers/"+prc.OpenTransferID), "GET", "")
 	case prc.Status == parcel.StatusCertified:

@@ -1,19 +1,28 @@
 package httpserver
 
 import (
+	"crypto/ecdsa"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/dashboard"
+	"github.com/veriland/veriland/internal/ethsig"
 	"github.com/veriland/veriland/internal/testenv"
+	"github.com/veriland/veriland/parcel"
 )
 
 // TestDashboardServedWithItsPolicy checks the page's route: public, HTML, with the
@@ -48,7 +57,10 @@ func TestDashboardServedWithItsPolicy(t *testing.T) {
 // the real test server, over the consent page's CDP harness: sign in with an API key,
 // replay a FAILED delivery and see its new attempt, filter the audit log and verify
 // its chain, create and revoke a key (its token shown once), certify a pending parcel
-// and approve a transfer as their notary, and reset the sandbox. Every step checks
+// and approve a transfer as their notary — the notary page showing how each transfer's
+// owner consented (signed with the owner's wallet, or witnessed by the notary) and the
+// transfers still waiting for their owner, with the deadline — and reset the sandbox.
+// Every step checks
 // that the browser reported no script error and no CSP violation; every page is
 // checked for labels, accessible names, contrast and sideways scrolling at 390 px, and
 // photographed at desktop (1280×800) and phone (390×844) sizes into
@@ -86,11 +98,32 @@ func TestDashboardInChromium(t *testing.T) {
 	pf.post(t, "/v1/parcels/"+sold+"/certify", pf.notary, nil, 200)
 	transferID := pf.post(t, "/v1/parcels/"+sold+"/transfer", pf.agent, transferBody(parcelNotary), 202)["id"].(string)
 
-	shots := os.Getenv("VERILAND_SCREENSHOT_DIR")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(shots, 0o755))
+	// SPEC S13: a transfer whose owner signed with the parcel's wallet, one still
+	// waiting for its owner, and one an admin requested (so that admin may not approve it).
+	signer, err := crypto.GenerateKey()
+	require.NoError(t, err)
+	signerWallet := strings.ToLower(crypto.PubkeyToAddress(signer.PublicKey).Hex())
+	signed := dashboardWalletParcel(t, pf, signerWallet)
+	signedTr := pf.post(t, "/v1/parcels/"+signed+"/transfer", pf.agent, transferBody(parcelNotary), 202)
+	require.Equal(t, "PENDING_OWNER", signedTr["status"])
+	signedID := signedTr["id"].(string)
+	signedAt := h.clock.Now()
+	ok := h.do(request{method: "POST", path: ownerConsentPath(signedID), body: map[string]any{"decision": "APPROVED",
+		"ownerSignature": dashboardOwnerSignature(t, h, pf.agent, signedID, signer), "ownerAddress": signerWallet}})
+	require.Equal(t, http.StatusOK, ok.status, string(ok.body))
+	require.Equal(t, "PENDING_NOTARY", attrs(t, ok)["status"])
+	waiting, err := crypto.GenerateKey()
+	require.NoError(t, err)
+	waitingWallet := strings.ToLower(crypto.PubkeyToAddress(waiting.PublicKey).Hex())
+	waitingTr := pf.post(t, "/v1/parcels/"+dashboardWalletParcel(t, pf, waitingWallet)+"/transfer", pf.agent, transferBody(parcelNotary), 202)
+	require.Equal(t, "PENDING_OWNER", waitingTr["status"])
+	waitingID := waitingTr["id"].(string)
+	deadline := jsonTime(t, waitingTr["ownerConsent"].(map[string]any)["deadline"])
+	byAdminParcel := pf.create(t, parcelNotary)["id"].(string)
+	pf.post(t, "/v1/parcels/"+byAdminParcel+"/certify", pf.notary, nil, 200)
+	byAdmin := pf.post(t, "/v1/parcels/"+byAdminParcel+"/transfer", admin, transferBody(parcelNotary), 202)["id"].(string)
+
+	shots := screenshotDir(t)
 	b := launchBrowser(t, bin)
 
 	t.Run("sign in and out", func(t *testing.T) {
@@ -230,28 +263,74 @@ func TestDashboardInChromium(t *testing.T) {
 	t.Run("certify a pending parcel and approve a transfer as their notary", func(t *testing.T) {
 		p := b.newPage(t, nil)
 		p.signIn(h.ts.URL, pf.notary)
-		p.waitFor(`document.querySelector('#pending-list li[data-id="` + pending + `"]') !== null && document.querySelector('#transfer-list li[data-id="` + transferID + `"]') !== null`)
+		card := func(list, id string) string {
+			return `document.querySelector('#` + list + ` li[data-id="` + id + `"]')`
+		}
+		p.waitFor(card("pending-list", pending) + ` !== null && ` + card("transfer-list", transferID) + ` !== null && ` +
+			card("transfer-list", signedID) + ` !== null && ` + card("owner-list", waitingID) + ` !== null`)
 		require.Contains(t, p.text("#notary-note"), parcelNotary)
+		require.Contains(t, p.text("#status"), "1 transfer waits for the owner’s signature")
+
+		// How each owner consented: witnessed by the notary (no wallet), or signed with
+		// the parcel's wallet, by whom and when.
+		witnessed := card("transfer-list", transferID)
+		require.Equal(t, "NOTARY_WITNESSED", p.eval(witnessed+`.dataset.consent`))
+		require.Equal(t, "Notary-witnessed (owner has no wallet)", p.eval(witnessed+`.querySelector('.consent').textContent`))
+		require.Contains(t, p.eval(witnessed+`.textContent`), "Approving attests that the owner appeared before you")
+		ownerSigned := card("transfer-list", signedID)
+		require.Equal(t, "OWNER_SIGNATURE", p.eval(ownerSigned+`.dataset.consent`))
+		require.Equal(t, "Owner signed with wallet "+signerWallet+" at "+signedAt.UTC().Format("2006-01-02 15:04:05")+" UTC",
+			p.eval(ownerSigned+`.querySelector('.consent').textContent`))
+		require.Equal(t, "ok", p.eval(ownerSigned+`.querySelector('.consent .tag').classList[1]`))
+		require.EqualValues(t, 1, p.eval(ownerSigned+`.querySelectorAll('button.approve').length`), "the named notary decides")
+
+		// Waiting for the owner: the deadline, the owner's wallet and page; nothing to decide.
+		owner := card("owner-list", waitingID)
+		require.Equal(t, "PENDING_OWNER", p.eval(owner+`.querySelector('.tag').textContent`))
+		require.Contains(t, p.eval(owner+`.textContent`), deadline.UTC().Format("2006-01-02 15:04:05")+" UTC")
+		require.Equal(t, deadline.UTC().Format(time.RFC3339), p.eval(owner+`.querySelector('time[datetime]:not([datetime=""])').getAttribute('datetime')`))
+		require.Contains(t, p.eval(owner+`.textContent`), waitingWallet)
+		require.Equal(t, "http://veriland.test/v1/transfers/"+waitingID+"/owner-consent", p.eval(owner+`.querySelector('a').getAttribute('href')`))
+		require.EqualValues(t, 0, p.eval(owner+`.querySelectorAll('button').length`))
+		require.Nil(t, p.eval(card("transfer-list", waitingID)), "not among those awaiting a notary")
+		require.Nil(t, p.eval(card("owner-list", signedID)))
 		p.checkAccessible(t)
 		p.screenshots(t, shots, "dashboard-notary")
 
-		p.eval(`document.querySelector('#pending-list li[data-id="` + pending + `"] button.certify').click()`)
+		p.eval(card("pending-list", pending) + `.querySelector('button.certify').click()`)
 		p.waitFor(`document.getElementById('status').textContent.indexOf('is CERTIFIED') >= 0`)
 		require.Equal(t, "CERTIFIED", attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + pending, token: pf.agent}))["status"])
-		p.waitFor(`document.querySelector('#pending-list li[data-id="` + pending + `"]') === null`)
+		p.waitFor(card("pending-list", pending) + ` === null`)
 
-		p.eval(`document.querySelector('#transfer-list li[data-id="` + transferID + `"] button.approve').click()`)
+		p.eval(card("transfer-list", transferID) + `.querySelector('button.approve').click()`)
 		p.waitFor(`document.getElementById('status').textContent.indexOf('is COMPLETED') >= 0`)
 		require.Equal(t, "COMPLETED", attrs(t, h.do(request{method: "GET", path: "/v1/transfers/" + transferID, token: pf.agent}))["status"])
-		p.waitFor(`document.querySelector('#transfer-list li[data-id="` + transferID + `"]') === null`)
+		p.waitFor(card("transfer-list", transferID) + ` === null`)
+
+		// The transfer the owner signed completes the same way.
+		p.eval(`document.getElementById('status').textContent = ''`)
+		p.eval(card("transfer-list", signedID) + `.querySelector('button.approve').click()`)
+		p.waitFor(`document.getElementById('status').textContent.indexOf('` + signedID + ` is COMPLETED') >= 0`)
+		p.waitFor(card("transfer-list", signedID) + ` === null`)
+		require.Equal(t, "OWNER_SIGNATURE", attrs(t, h.do(request{method: "GET", path: "/v1/transfers/" + signedID, token: pf.agent}))["ownerConsent"].(map[string]any)["method"])
 
 		// Another notary may not decide: no button offers it.
 		other := b.newPage(t, nil)
 		other.signIn(h.ts.URL, pf.otherNotary)
 		other.waitFor(`document.getElementById('status').textContent.indexOf('certification;') >= 0`)
 		require.EqualValues(t, 0, other.eval(`document.querySelectorAll('button.certify, button.approve, button.reject').length`))
+
+		// The admin that requested a transfer is told it may not approve it; it sees the
+		// owner's wait too.
+		adm := b.newPage(t, nil)
+		adm.signIn(h.ts.URL, admin)
+		adm.click("#tab-notary")
+		adm.waitFor(card("transfer-list", byAdmin) + ` !== null && ` + card("owner-list", waitingID) + ` !== null`)
+		require.EqualValues(t, 0, adm.eval(card("transfer-list", byAdmin)+`.querySelectorAll('button').length`))
+		require.Contains(t, adm.eval(card("transfer-list", byAdmin)+`.querySelector('.note.own').textContent`), "You requested this transfer")
 		p.noProblems()
 		other.noProblems()
+		adm.noProblems()
 	})
 
 	t.Run("reset the sandbox", func(t *testing.T) {
@@ -266,6 +345,10 @@ func TestDashboardInChromium(t *testing.T) {
 		seeded := before["seeded"].(map[string]any)
 		certified := seeded["parcels"].(map[string]any)["certified"].(string)
 		require.Contains(t, p.text("#sandbox-seeded"), certified)
+		walletOwned := seeded["walletOwnedParcel"].(map[string]any)
+		require.Contains(t, p.text("#sandbox-seeded"), walletOwned["id"].(string))
+		require.Contains(t, p.text("#sandbox-seeded"), walletOwned["ownerWallet"].(string))
+		require.Contains(t, p.text("#sandbox-seeded"), "Its owner wallet (IDENTITY_VERIFIED)")
 		require.EqualValues(t, len(before["scenarios"].([]any)), p.eval(`document.querySelectorAll('#scenario-rows tr').length`))
 		p.checkAccessible(t)
 		p.screenshots(t, shots, "dashboard-sandbox")
@@ -317,6 +400,18 @@ func (p *tab) checkAccessible(t *testing.T) {
 	p.call("Emulation.clearDeviceMetricsOverride", nil, nil)
 }
 
+// screenshotDir is where a browser test saves its screenshots:
+// $VERILAND_SCREENSHOT_DIR (made if missing), else a temporary directory.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("VERILAND_SCREENSHOT_DIR")
+	if dir == "" {
+		return t.TempDir()
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir
+}
+
 // screenshots saves the page at desktop (1280×800) and phone (390×844) sizes.
 func (p *tab) screenshots(t *testing.T, dir, name string) {
 	t.Helper()
@@ -338,4 +433,33 @@ func (p *tab) screenshots(t *testing.T, dir, name string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name+"-"+size.suffix+".png"), png, 0o644))
 	}
 	p.call("Emulation.clearDeviceMetricsOverride", nil, nil)
+}
+
+// dashboardWalletParcel creates, as pf's agent, a parcel whose owner holds wallet, and
+// has pf's notary certify it (which binds the wallet): a transfer of it waits for the
+// owner's signature.
+func dashboardWalletParcel(t *testing.T, pf *parcelFlow, wallet string) string {
+	t.Helper()
+	body := fmt.Sprintf(`{"owner":{"fullName":%q,"id_doc":%q,"walletAddress":%q},"parcel":{"gps":[9.0765,7.3986],"area_m2":1200,"city":"Abuja"},"notary":%q}`,
+		ownerName, ownerIDDoc, wallet, parcelNotary)
+	id := pf.post(t, "/v1/parcels", pf.agent, body, 201)["id"].(string)
+	prc := pf.post(t, "/v1/parcels/"+id+"/certify", pf.notary, nil, 200)
+	require.Equal(t, wallet, prc["owner"].(map[string]any)["walletAddress"])
+	require.Equal(t, "NOTARY_VERIFIED", prc["owner"].(map[string]any)["binding"])
+	return id
+}
+
+// dashboardOwnerSignature signs transfer id's TransferConsent (APPROVED) with the
+// owner's key, over the transfer as tok reads it.
+func dashboardOwnerSignature(t *testing.T, h *harness, tok, id string, key *ecdsa.PrivateKey) string {
+	t.Helper()
+	r := h.do(request{method: "GET", path: "/v1/transfers/" + id, token: tok})
+	require.Equal(t, http.StatusOK, r.status, string(r.body))
+	raw, err := json.Marshal(attrs(t, r))
+	require.NoError(t, err)
+	var tr parcel.Transfer
+	require.NoError(t, json.Unmarshal(raw, &tr))
+	sig, err := ethsig.Sign(key, parcel.TransferConsentOf(&tr, parcel.DecisionApproved).Digest(h.srv.cfg.ChainID))
+	require.NoError(t, err)
+	return hexutil.Encode(sig)
 }

@@ -30,7 +30,7 @@ func TestSandboxSeededOnFirstUse(t *testing.T) {
 	list := dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: admin}))
 	st := h.sandboxState(t, "acct_test")
 	require.NotNil(t, st)
-	require.Len(t, list, 4, "the first request already sees the seeded parcels")
+	require.Len(t, list, 5, "the first request already sees the seeded parcels")
 
 	status := func(id string) map[string]any {
 		return attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + id, token: admin}))
@@ -74,9 +74,9 @@ func TestSandboxSeedsOnceUnderConcurrency(t *testing.T) {
 	}
 	wg.Wait()
 	for i, n := range counts {
-		require.Equal(t, 4, n, "request %d saw %d parcels", i, n)
+		require.Equal(t, 5, n, "request %d saw %d parcels", i, n)
 	}
-	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: tok})), 4)
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: tok})), 5)
 }
 
 // TestSandboxAccountsAndEnvironmentsApart: two accounts' sandboxes never see each
@@ -86,8 +86,8 @@ func TestSandboxAccountsAndEnvironmentsApart(t *testing.T) {
 	a := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-a", func(p *veriland.Principal) { p.Account = "acct_a" })
 	b := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin-b", func(p *veriland.Principal) { p.Account = "acct_b" })
 	prod := h.token(veriland.RoleAdmin, veriland.Production, "admin-p", func(p *veriland.Principal) { p.Account = "acct_a" })
-	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: a})), 4)
-	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: b})), 4)
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: a})), 5)
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: b})), 5)
 	require.Empty(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: prod})))
 	sa, sb := h.sandboxState(t, "acct_a").Seeded, h.sandboxState(t, "acct_b").Seeded
 	for _, id := range []string{sa.Parcels.Certified, sa.Parcels.Pending, sa.Parcels.Rejected, sa.Parcels.WithOpenTransfer} {
@@ -146,7 +146,7 @@ func TestSandboxReset(t *testing.T) {
 		require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/parcels/" + id.(string), token: admin}).status, "seeded %s survived", role)
 	}
 	require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/parcels/" + mine, token: admin}).status)
-	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: admin})), 4, "the new seed only")
+	require.Len(t, dataList(t, h.do(request{method: "GET", path: "/v1/parcels", token: admin})), 5, "the new seed only")
 	require.Equal(t, 404, h.do(request{method: "GET", path: "/verify/request/" + seeded["verificationRequests"].(map[string]any)["approved"].(string)}).status)
 	require.Equal(t, 404, h.do(request{method: "GET", path: "/v1/assistant/sessions/" + sessID, token: admin}).status)
 	// Keys: the one that made the call works; the others are gone and refused.

@@ -13,13 +13,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/ratelimit"
 	"github.com/veriland/veriland/httpserver/sandbox"
 	"github.com/veriland/veriland/httpserver/webhook"
+	"github.com/veriland/veriland/internal/ethsig"
+	"github.com/veriland/veriland/parcel"
 )
 
 // The sandbox scenario list can never lie: every scenario the server lists is run here
@@ -33,8 +37,12 @@ type scenarioRun struct {
 	h         *harness
 	acct      string
 	seeded    sandbox.Seeded
+	list      []sandbox.Scenario // every scenario, as listed for this account
 	holderKey *ecdsa.PrivateKey
 	holderTok string // signed in on first need
+	// pathIDs are the ids that the prerequisites made, by the path placeholder they
+	// fill (sandbox.PathTransferID, sandbox.PathParcelID).
+	pathIDs map[string]string
 }
 
 // scenarioDoc is GET /v1/sandbox/scenarios's answer.
@@ -212,6 +220,11 @@ func scenarioRunner(id string) func(t *testing.T, run *scenarioRun, sc sandbox.S
 				require.Contains(t, sc.Expected.Outcome, "id_doc ending "+last4)
 			}
 		}
+	case "owners.my_parcels", "owners.transfer_requested", "owners.approve", "owners.approve_notary_waits", "owners.reject",
+		"owners.wrong_signer", "owners.approve_before_owner", "owners.deadline":
+		return ownerScenarioRunner(id)
+	case "parcels.notary_requests_transfer", "parcels.requester_approves", "parcels.creator_certifies":
+		return separationScenarioRunner(id)
 	case "webhooks.fail", "webhooks.timeout":
 		return func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
 			run.webhook(t, sc)
@@ -253,9 +266,10 @@ func TestSandboxScenariosAllHold(t *testing.T) {
 			// Public routes are limited per client IP at a frozen clock: let the
 			// allowance refill between scenarios.
 			h.clock.Advance(time.Minute)
-			run := &scenarioRun{h: h, acct: fmt.Sprintf("acct_scenario_%02d", i)}
+			run := &scenarioRun{h: h, acct: fmt.Sprintf("acct_scenario_%02d", i), pathIDs: map[string]string{}}
 			var scenarios []sandbox.Scenario
 			run.seeded, scenarios = h.sandboxScenarios(t, run.acct)
+			run.list = scenarios
 			var sc sandbox.Scenario
 			for _, s := range scenarios {
 				if s.ID == listed.ID {
@@ -290,6 +304,10 @@ func (run *scenarioRun) token(t *testing.T, placeholder string) string {
 		return run.h.token(veriland.RoleVerifier, veriland.Sandbox, "scenario-verifier", withAccount(run.acct))
 	case sandbox.AuthNotary:
 		return run.h.token(veriland.RoleNotary, veriland.Sandbox, sandbox.NotarySilent, withAccount(run.acct))
+	case sandbox.AuthNotaryCertifies:
+		return run.h.token(veriland.RoleNotary, veriland.Sandbox, sandbox.NotaryCertifies, withAccount(run.acct))
+	case sandbox.AuthAdmin:
+		return run.h.token(veriland.RoleAdmin, veriland.Sandbox, "scenario-admin", withAccount(run.acct))
 	case sandbox.AuthHolder:
 		if run.holderTok == "" {
 			tok, did := run.h.login(t, run.holderKey, veriland.Sandbox)
@@ -314,7 +332,12 @@ func (run *scenarioRun) send(t *testing.T, sc sandbox.Scenario, tokens map[strin
 		require.NoError(t, json.Unmarshal(raw, &body))
 		body = fillPlaceholders(t, "", body, fill)
 	}
-	req := request{method: sc.Request.Method, path: sc.Request.Path, body: body, header: map[string]string{}}
+	path := sc.Request.Path
+	for placeholder, id := range run.pathIDs {
+		path = strings.ReplaceAll(path, placeholder, id)
+	}
+	require.NotContains(t, path, "<", "%s: a path placeholder the prerequisites did not fill", sc.ID)
+	req := request{method: sc.Request.Method, path: path, body: body, header: map[string]string{}}
 	for k, v := range sc.Request.Headers {
 		if k == "Authorization" {
 			if tok, ok := tokens[v]; ok {
@@ -495,5 +518,340 @@ func (run *scenarioRun) webhook(t *testing.T, sc sandbox.Scenario) {
 		if wantStatus == 0 {
 			require.Contains(t, sc.Expected.Outcome, fmt.Sprintf("latencyMs %v", a["latencyMs"]))
 		}
+	}
+}
+
+// listed returns the scenario id of run's account's list.
+func (run *scenarioRun) listed(t *testing.T, id string) sandbox.Scenario {
+	t.Helper()
+	for _, sc := range run.list {
+		if sc.ID == id {
+			return sc
+		}
+	}
+	t.Fatalf("no scenario %s in the list", id)
+	return sandbox.Scenario{}
+}
+
+// namedNotary is the notary a scenario's prerequisites name ("naming notary NOT-SBX-…").
+func namedNotary(t *testing.T, sc sandbox.Scenario) string {
+	t.Helper()
+	m := regexp.MustCompile(`naming notary (NOT-SBX-\d)`).FindStringSubmatch(sc.Prerequisites)
+	require.NotNil(t, m, "%s: the prerequisites name no notary", sc.ID)
+	return m[1]
+}
+
+// requestOwnerTransfer does what the owner scenarios' prerequisites say: the request of
+// owners.transfer_requested, naming notary, by an API key of the account. It records
+// the transfer's id for the path placeholder and returns the transfer.
+func (run *scenarioRun) requestOwnerTransfer(t *testing.T, notary string) map[string]any {
+	t.Helper()
+	base := run.listed(t, "owners.transfer_requested")
+	raw, err := json.Marshal(base.Request.Body)
+	require.NoError(t, err)
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(raw, &body))
+	body["notary"] = notary
+	r := run.h.do(request{method: base.Request.Method, path: base.Request.Path, token: run.token(t, sandbox.AuthAccount), body: body})
+	require.Equal(t, http.StatusAccepted, r.status, string(r.body))
+	tr := attrs(t, r)
+	require.Equal(t, "PENDING_OWNER", tr["status"])
+	run.pathIDs[sandbox.PathTransferID] = tr["id"].(string)
+	return tr
+}
+
+// signOwnerConsent signs transfer id's TransferConsent with decision as the owner's
+// wallet does: the digest of parcel.TransferConsentOf over the transfer as the account
+// reads it, which must be the EIP-712 digest of the typed data the owner's route
+// serves with the decision added (what eth_signTypedData_v4 signs), signed with key
+// by internal/ethsig.
+func (run *scenarioRun) signOwnerConsent(t *testing.T, id, decision string, key *ecdsa.PrivateKey) string {
+	t.Helper()
+	h := run.h
+	r := h.do(request{method: "GET", path: "/v1/transfers/" + id, token: run.token(t, sandbox.AuthAccount)})
+	require.Equal(t, http.StatusOK, r.status, string(r.body))
+	raw, err := json.Marshal(attrs(t, r))
+	require.NoError(t, err)
+	var tr parcel.Transfer
+	require.NoError(t, json.Unmarshal(raw, &tr))
+	m := parcel.TransferConsentOf(&tr, decision)
+	require.NotNil(t, m, "transfer %s has no TransferConsent to sign", id)
+	digest := m.Digest(h.srv.cfg.ChainID)
+
+	served := h.do(request{method: "GET", path: ownerConsentPath(id)})
+	require.Equal(t, http.StatusOK, served.status, string(served.body))
+	raw, err = json.Marshal(attrs(t, served)["typedData"])
+	require.NoError(t, err)
+	var td apitypes.TypedData
+	require.NoError(t, json.Unmarshal(raw, &td))
+	require.NotContains(t, td.Message, "decision", "served without its decision")
+	td.Message["decision"] = decision
+	wallet, _, err := apitypes.TypedDataAndHash(td)
+	require.NoError(t, err)
+	require.Equal(t, digest[:], wallet, "the served typed data is the TransferConsent")
+
+	sig, err := ethsig.Sign(key, digest)
+	require.NoError(t, err)
+	return hexutil.Encode(sig)
+}
+
+// errorMeta returns the meta of the first error object.
+func errorMeta(t *testing.T, r response) map[string]any {
+	t.Helper()
+	meta, _ := r.json(t)["errors"].([]any)[0].(map[string]any)["meta"].(map[string]any)
+	return meta
+}
+
+// myParcels lists GET /v1/me/parcels as the seeded holder.
+func (run *scenarioRun) myParcels(t *testing.T) []any {
+	t.Helper()
+	r := run.h.do(request{method: "GET", path: "/v1/me/parcels", token: run.token(t, sandbox.AuthHolder)})
+	require.Equal(t, http.StatusOK, r.status, string(r.body))
+	return dataList(t, r)
+}
+
+// ownerScenarioRunner runs the owners.* scenarios (SPEC S13) on the seeded
+// wallet-owned parcel, with the seeded holder's key as the owner's wallet.
+func ownerScenarioRunner(id string) func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
+	return func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
+		h := run.h
+		wp := run.seeded.WalletOwnedParcel
+		require.NotEmpty(t, wp.ID, "the sandbox seeds a wallet-owned parcel")
+		require.Equal(t, strings.ToLower(run.seeded.Holder.WalletAddress), wp.OwnerWallet)
+		account := run.token(t, sandbox.AuthAccount)
+		parcelOf := func() map[string]any {
+			r := h.do(request{method: "GET", path: "/v1/parcels/" + wp.ID, token: account})
+			require.Equal(t, http.StatusOK, r.status, string(r.body))
+			return attrs(t, r)
+		}
+		transferOf := func(id string) map[string]any {
+			r := h.do(request{method: "GET", path: "/v1/transfers/" + id, token: account})
+			require.Equal(t, http.StatusOK, r.status, string(r.body))
+			return attrs(t, r)
+		}
+		// The owner's decision scenarios: the transfer their prerequisites request, and
+		// the signature they describe.
+		decide := func(key *ecdsa.PrivateKey) (response, string) {
+			run.requestOwnerTransfer(t, namedNotary(t, sc))
+			trID := run.pathIDs[sandbox.PathTransferID]
+			decision := sc.Request.Body.(map[string]any)["decision"].(string)
+			sig := run.signOwnerConsent(t, trID, decision, key)
+			r := run.send(t, sc, nil, func(member, _ string) (any, bool) { return sig, member == "ownerSignature" })
+			return r, trID
+		}
+		switch id {
+		case "owners.my_parcels":
+			r := run.send(t, sc, nil)
+			list := dataList(t, r)
+			require.Len(t, list, 1)
+			item := list[0].(map[string]any)
+			require.Equal(t, wp.ID, item["id"])
+			a := item["attributes"].(map[string]any)
+			requireStatusWord(t, sc, a["status"])
+			owner := a["owner"].(map[string]any)
+			require.Equal(t, wp.OwnerWallet, owner["walletAddress"])
+			require.Equal(t, wp.Binding, owner["binding"])
+			require.Equal(t, run.seeded.Holder.DID, owner["did"])
+			require.Contains(t, sc.Expected.Outcome, "owner binding "+owner["binding"].(string))
+			require.NotContains(t, string(r.body), "Sandbox Owner", "no owner name")
+			// An open transfer waiting for the owner shows, with the owner's page.
+			tr := run.requestOwnerTransfer(t, sandbox.NotarySilent)
+			item = run.myParcels(t)[0].(map[string]any)
+			open := item["attributes"].(map[string]any)["openTransfer"].(map[string]any)
+			require.Equal(t, tr["id"], open["id"])
+			require.Equal(t, "PENDING_OWNER", open["status"])
+			require.Equal(t, h.srv.ownerConsentURL(tr["id"].(string)), item["links"].(map[string]any)["ownerConsent"])
+		case "owners.transfer_requested", "owners.deadline":
+			now := h.clock.Now()
+			r := run.send(t, sc, nil)
+			tr := attrs(t, r)
+			requireStatusWord(t, sc, tr["status"])
+			oc := tr["ownerConsent"].(map[string]any)
+			require.Equal(t, "OWNER_SIGNATURE", oc["method"])
+			require.Equal(t, "http://veriland.test/v1/transfers/"+tr["id"].(string)+"/owner-consent", oc["url"])
+			require.Equal(t, wp.OwnerWallet, oc["ownerWallet"])
+			td := oc["typedData"].(map[string]any)
+			require.Equal(t, parcel.TransferPrimaryType, td["primaryType"])
+			require.NotContains(t, td["message"], "decision")
+			deadline := jsonTime(t, oc["deadline"])
+			served := attrs(t, h.do(request{method: "GET", path: ownerConsentPath(tr["id"].(string))}))
+			require.Equal(t, "PENDING_OWNER", served["status"])
+			require.Equal(t, wp.OwnerWallet, served["ownerWallet"])
+			if id == "owners.transfer_requested" {
+				require.Contains(t, sc.Expected.Outcome, "deadline 7 days later")
+				require.WithinDuration(t, now.Add(7*24*time.Hour), deadline, time.Second)
+				return
+			}
+			require.Contains(t, sc.Expected.Outcome, "deadline 60 s later")
+			require.WithinDuration(t, now.Add(60*time.Second), deadline, time.Second)
+			trID := tr["id"].(string)
+			sig := run.signOwnerConsent(t, trID, "APPROVED", run.holderKey)
+			// The deadline passes; the sweeper, not a read, expires the transfer.
+			h.clock.Advance(61 * time.Second)
+			h.srv.sweep(t.Context())
+			admin := run.token(t, sandbox.AuthAdmin)
+			entries := dataList(t, h.do(request{method: "GET", path: "/v1/audit?action=transfer.expired", token: admin}))
+			require.Len(t, entries, 1, "the sweeper recorded transfer.expired")
+			require.Equal(t, trID, entries[0].(map[string]any)["attributes"].(map[string]any)["resourceId"])
+			got := transferOf(trID)
+			require.Equal(t, "EXPIRED", got["status"])
+			require.Equal(t, deadline, jsonTime(t, got["decidedAt"]), "decidedAt is the deadline")
+			require.Empty(t, parcelOf()["openTransferId"])
+			// A signature that comes later is refused.
+			late := h.do(request{method: "POST", path: ownerConsentPath(trID), body: map[string]any{
+				"decision": "APPROVED", "ownerSignature": sig, "ownerAddress": wp.OwnerWallet}})
+			require.Equal(t, http.StatusConflict, late.status, string(late.body))
+			require.Contains(t, sc.Expected.Outcome, "409 "+late.errorCode(t))
+			// The webhook: a wallet-owned parcel made with a callbackUrl (the sandbox
+			// receiver's /fail, so that nothing leaves the process) gets transfer.expired.
+			hooked := run.walletOwnedParcelWithCallback(t)
+			body := sc.Request.Body.(map[string]any)
+			r = h.do(request{method: "POST", path: "/v1/parcels/" + hooked + "/transfer", token: run.token(t, sandbox.AuthVerifier), body: body})
+			require.Equal(t, http.StatusAccepted, r.status, string(r.body))
+			hookedTr := attrs(t, r)["id"].(string)
+			h.clock.Advance(61 * time.Second)
+			h.srv.sweep(t.Context())
+			require.Equal(t, "EXPIRED", transferOf(hookedTr)["status"])
+			found := false
+			for _, item := range dataList(t, h.do(request{method: "GET", path: "/v1/webhooks/deliveries?limit=100", token: run.token(t, sandbox.AuthVerifier)})) {
+				a := item.(map[string]any)["attributes"].(map[string]any)
+				data := a["payload"].(map[string]any)["data"].(map[string]any)
+				if a["eventType"] == "transfer.expired" && data["transferId"] == hookedTr {
+					found = true
+					require.Equal(t, "EXPIRED", data["status"])
+				}
+			}
+			require.True(t, found, "a transfer.expired delivery for %s", hookedTr)
+			require.Contains(t, sc.Expected.Outcome, "webhook transfer.expired")
+		case "owners.approve":
+			r, trID := decide(run.holderKey)
+			tr := attrs(t, r)
+			requireStatusWord(t, sc, tr["status"])
+			oc := tr["ownerConsent"].(map[string]any)
+			require.Equal(t, "APPROVED", oc["decision"])
+			require.Equal(t, wp.OwnerWallet, oc["signer"])
+			require.NotEmpty(t, oc["signature"])
+			require.EqualValues(t, 2, tr["toVersion"])
+			prc := parcelOf()
+			require.Contains(t, sc.Expected.Outcome, fmt.Sprintf("version %v", prc["version"]))
+			require.NotEqual(t, wp.OwnerWallet, prc["owner"].(map[string]any)["walletAddress"])
+			require.Empty(t, run.myParcels(t), "the parcel left the old owner's list")
+			require.Equal(t, "COMPLETED", transferOf(trID)["status"])
+		case "owners.approve_notary_waits":
+			r, trID := decide(run.holderKey)
+			tr := attrs(t, r)
+			requireStatusWord(t, sc, tr["status"])
+			require.Equal(t, "APPROVED", tr["ownerConsent"].(map[string]any)["decision"])
+			// The named notary decides next, as the outcome says.
+			require.Contains(t, sc.Expected.Outcome, sandbox.NotarySilent)
+			ok := h.do(request{method: "POST", path: "/v1/transfers/" + trID + "/approve", token: run.token(t, sandbox.AuthNotary)})
+			require.Equal(t, http.StatusOK, ok.status, string(ok.body))
+			require.Equal(t, "COMPLETED", attrs(t, ok)["status"])
+		case "owners.reject":
+			r, trID := decide(run.holderKey)
+			tr := attrs(t, r)
+			requireStatusWord(t, sc, tr["status"])
+			require.Equal(t, "OWNER", tr["rejectedBy"])
+			require.Contains(t, sc.Expected.Outcome, "rejectedBy "+tr["rejectedBy"].(string))
+			require.Equal(t, "REJECTED", tr["ownerConsent"].(map[string]any)["decision"])
+			require.Equal(t, "REJECTED", transferOf(trID)["status"])
+			// The parcel stays the owner's and is free for another transfer.
+			prc := parcelOf()
+			require.Empty(t, prc["openTransferId"])
+			require.EqualValues(t, 1, prc["version"])
+			require.Len(t, run.myParcels(t), 1)
+			run.requestOwnerTransfer(t, sandbox.NotarySilent)
+		case "owners.wrong_signer":
+			other, err := crypto.GenerateKey()
+			require.NoError(t, err)
+			r, trID := decide(other)
+			require.Equal(t, []string{"/ownerSignature"}, errorPointers(t, r))
+			require.Equal(t, "PENDING_OWNER", transferOf(trID)["status"])
+			require.Contains(t, sc.Expected.Outcome, "stays PENDING_OWNER")
+		case "owners.approve_before_owner":
+			run.requestOwnerTransfer(t, namedNotary(t, sc))
+			r := run.send(t, sc, nil)
+			require.Equal(t, "PENDING_OWNER", errorMeta(t, r)["status"])
+			require.Contains(t, sc.Expected.Outcome, "meta.status PENDING_OWNER")
+			require.Equal(t, "PENDING_OWNER", transferOf(run.pathIDs[sandbox.PathTransferID])["status"])
+		default:
+			t.Fatalf("no run for %s", id)
+		}
+	}
+}
+
+// walletOwnedParcel makes, as the account's verifier, a parcel whose owner's wallet
+// is the seeded holder's, certified at once by NOT-SBX-1, with a callbackUrl that the
+// sandbox test receiver answers (so that its webhooks are queued and never leave).
+func (run *scenarioRun) walletOwnedParcelWithCallback(t *testing.T) string {
+	t.Helper()
+	r := run.h.do(request{method: "POST", path: "/v1/parcels", token: run.token(t, sandbox.AuthVerifier), body: map[string]any{
+		"owner":       map[string]any{"fullName": "Sandbox Owner", "id_doc": "SBX-ID-0001", "walletAddress": run.seeded.Holder.WalletAddress},
+		"parcel":      map[string]any{"gps": []float64{6.4584, 7.5464}, "area_m2": 900, "city": "Enugu"},
+		"notary":      sandbox.NotaryCertifies,
+		"callbackUrl": "https://hooks.example.com/veriland" + webhook.SandboxFailPath,
+	}})
+	require.Equal(t, http.StatusCreated, r.status, string(r.body))
+	a := attrs(t, r)
+	require.Equal(t, "CERTIFIED", a["status"])
+	require.Equal(t, "IDENTITY_VERIFIED", a["owner"].(map[string]any)["binding"])
+	return a["id"].(string)
+}
+
+// separationScenarioRunner runs the separation-of-duties refusals: each must be 403
+// with meta.reason separation_of_duties and change nothing.
+func separationScenarioRunner(id string) func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
+	return func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
+		h := run.h
+		admin := run.token(t, sandbox.AuthAdmin)
+		var check func() // what must not have changed
+		switch id {
+		case "parcels.notary_requests_transfer":
+			wp := run.seeded.WalletOwnedParcel.ID
+			require.Contains(t, sc.Request.Path, wp)
+			check = func() {
+				prc := attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + wp, token: admin}))
+				require.Empty(t, prc["openTransferId"], "no transfer is opened")
+			}
+		case "parcels.requester_approves":
+			// As the prerequisites say: the same admin key requests a transfer of the
+			// seeded certified parcel, naming NOT-SBX-3.
+			certified := run.seeded.Parcels.Certified
+			require.Contains(t, sc.Prerequisites, certified)
+			require.Contains(t, sc.Prerequisites, sandbox.NotarySilent)
+			r := h.do(request{method: "POST", path: "/v1/parcels/" + certified + "/transfer", token: admin, body: map[string]any{
+				"newOwner": map[string]any{"fullName": "Sandbox Buyer", "id_doc": "SBX-ID-0007"}, "notary": sandbox.NotarySilent}})
+			require.Equal(t, http.StatusAccepted, r.status, string(r.body))
+			tr := attrs(t, r)
+			require.Equal(t, "PENDING_NOTARY", tr["status"])
+			require.Equal(t, "NOTARY_WITNESSED", tr["ownerConsent"].(map[string]any)["method"])
+			run.pathIDs[sandbox.PathTransferID] = tr["id"].(string)
+			check = func() {
+				got := attrs(t, h.do(request{method: "GET", path: "/v1/transfers/" + tr["id"].(string), token: admin}))
+				require.Equal(t, "PENDING_NOTARY", got["status"])
+				require.Contains(t, sc.Expected.Outcome, "stays PENDING_NOTARY")
+			}
+		case "parcels.creator_certifies":
+			// As in parcels.pending, with the same admin key.
+			pending := run.listed(t, "parcels.pending")
+			require.Contains(t, sc.Prerequisites, "parcels.pending")
+			r := h.do(request{method: pending.Request.Method, path: pending.Request.Path, token: admin, body: pending.Request.Body})
+			require.Equal(t, http.StatusCreated, r.status, string(r.body))
+			prc := attrs(t, r)
+			require.Equal(t, "PENDING_NOTARY", prc["status"])
+			run.pathIDs[sandbox.PathParcelID] = prc["id"].(string)
+			check = func() {
+				got := attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + prc["id"].(string), token: admin}))
+				require.Equal(t, "PENDING_NOTARY", got["status"])
+				require.Contains(t, sc.Expected.Outcome, "stays PENDING_NOTARY")
+			}
+		default:
+			t.Fatalf("no run for %s", id)
+		}
+		r := run.send(t, sc, nil)
+		reason := errorMeta(t, r)["reason"]
+		require.Equal(t, "separation_of_duties", reason)
+		require.Contains(t, sc.Expected.Outcome, "meta.reason "+reason.(string))
+		check()
 	}
 }

@@ -20,5 +20,5 @@ func ExampleScenarios() {
 		}
 	}
 	fmt.Println(families)
-	// Output: [kyc liveness consent chip parcels webhooks ratelimit]
+	// Output: [kyc liveness consent chip parcels owners webhooks ratelimit]
 }

@@ -9,16 +9,18 @@ import (
 	"github.com/veriland/veriland/httpserver/ratelimit"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
+	"github.com/veriland/veriland/parcel"
 )
 
 // Scenario is one sandbox behaviour: the exact request that triggers it and what the
 // sandbox answers (GET /v1/sandbox/scenarios, member "scenarios"). A string of the
 // request written "<…>" is a placeholder (IsPlaceholder): a value the caller computes
 // (a token, a signature, a session id), described in its text and in Prerequisites;
-// everything else is sent as listed.
+// so is a path segment written so (PathTransferID, PathParcelID): the id of a record
+// the prerequisites make. Everything else is sent as listed.
 type Scenario struct {
 	ID          string `json:"id"`          // stable, "family.case"
-	Family      string `json:"family"`      // kyc, liveness, consent, chip, parcels, webhooks, ratelimit
+	Family      string `json:"family"`      // kyc, liveness, consent, chip, parcels, owners, webhooks, ratelimit
 	Name        string `json:"name"`        // a short title
 	Description string `json:"description"` // what it shows, in words
 	// Prerequisites says what must happen first, in words, when the request alone
@@ -53,13 +55,14 @@ const (
 	FamilyConsent   = "consent"
 	FamilyChip      = "chip"
 	FamilyParcels   = "parcels"
+	FamilyOwners    = "owners" // SPEC S13: owner wallets and owner-signed transfers
 	FamilyWebhooks  = "webhooks"
 	FamilyRateLimit = "ratelimit"
 )
 
 // Families lists every scenario family, in the order Scenarios lists them.
 func Families() []string {
-	return []string{FamilyKYC, FamilyLiveness, FamilyConsent, FamilyChip, FamilyParcels, FamilyWebhooks, FamilyRateLimit}
+	return []string{FamilyKYC, FamilyLiveness, FamilyConsent, FamilyChip, FamilyParcels, FamilyOwners, FamilyWebhooks, FamilyRateLimit}
 }
 
 // Authorization header placeholders: which SANDBOX token a scenario needs.
@@ -71,9 +74,23 @@ const (
 	// AuthNotary is a SANDBOX API key of the account with role notary and sub
 	// NOT-SBX-3, the sandbox notary that never answers on its own.
 	AuthNotary = "Bearer <SANDBOX notary API key of your account, sub NOT-SBX-3>"
+	// AuthNotaryCertifies is a SANDBOX API key of the account with role notary and sub
+	// NOT-SBX-1, the sandbox notary that certified the seeded parcels.
+	AuthNotaryCertifies = "Bearer <SANDBOX notary API key of your account, sub NOT-SBX-1>"
+	// AuthAdmin is a SANDBOX API key of the account with role admin.
+	AuthAdmin = "Bearer <SANDBOX admin API key of your account>"
 	// AuthHolder is the seeded holder's token: sign in with POST /auth/siwe
 	// (environment SANDBOX) using the seeded holder's private key.
 	AuthHolder = "Bearer <SANDBOX holder token: POST /auth/siwe signed with the seeded holder's privateKey>"
+)
+
+// Path placeholders: the id of a record that a scenario's prerequisites make, in
+// place of a path segment.
+const (
+	// PathTransferID is the transfer the prerequisites request (trf_…).
+	PathTransferID = "<transferId>"
+	// PathParcelID is the parcel the prerequisites create (prc_…).
+	PathParcelID = "<parcelId>"
 )
 
 // HeaderEnvironment names the environment of a public request (SPEC S2).
@@ -106,6 +123,7 @@ func Scenarios(origin string, s Seeded) []Scenario {
 	out = append(out, consentScenarios(origin, s)...)
 	out = append(out, chipScenarios()...)
 	out = append(out, parcelScenarios(s)...)
+	out = append(out, ownerScenarios(origin, s)...)
 	out = append(out, webhookScenarios(s)...)
 	out = append(out, rateLimitScenarios()...)
 	return out
@@ -330,7 +348,7 @@ func parcelScenarios(s Seeded) []Scenario {
 			Expected: exp,
 		}
 	}
-	return []Scenario{
+	return append([]Scenario{
 		create("certified", "Notary certifies at once", NotaryCertifies, "Abuja", 9.0765,
 			Expectation{Status: 201, Outcome: "status CERTIFIED at once, version 1, with its certificate hash and ERC-5192 token"}),
 		create("rejected", "Notary rejects at once", NotaryRejects, "Kano", 12.0022,
@@ -367,6 +385,160 @@ func parcelScenarios(s Seeded) []Scenario {
 				Method: "POST", Path: "/v1/transfers/" + s.Transfers.Open + "/approve", Headers: map[string]string{"Authorization": AuthNotary},
 			},
 			Expected: Expectation{Status: 200, Outcome: "status COMPLETED: the parcel now belongs to the new owner (id_doc ending 0002)"},
+		},
+	}, separationScenarios(s)...)
+}
+
+// separationScenarios are the refusals of SPEC S13's four eyes: no principal both
+// asks for a decision on land and takes it.
+func separationScenarios(s Seeded) []Scenario {
+	walletOwned := s.WalletOwnedParcel.ID
+	const why = "403 forbidden with meta.reason separation_of_duties"
+	return []Scenario{
+		{
+			ID: "parcels.notary_requests_transfer", Family: FamilyParcels, Name: "A notary asks for a transfer",
+			Description: fmt.Sprintf("Notary %s, which certified the seeded wallet-owned parcel %s, asks to transfer it. "+
+				"A notary decides on transfers and never asks for one: the parcel's account does.", NotaryCertifies, walletOwned),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/parcels/" + walletOwned + "/transfer", Headers: map[string]string{"Authorization": AuthNotaryCertifies},
+				Body: map[string]any{
+					"newOwner": map[string]any{"fullName": "Sandbox Buyer", "id_doc": "SBX-ID-0006"},
+					"notary":   NotaryCertifies,
+				},
+			},
+			Expected: Expectation{Status: 403, Code: "forbidden", Outcome: why + ": no transfer is opened"},
+		},
+		{
+			ID: "parcels.requester_approves", Family: FamilyParcels, Name: "The requester approves its own transfer",
+			Description: "An admin key that asked for a transfer tries to approve it too. Whoever asked for a transfer " +
+				"never approves it, admins included: the named notary (or another admin) must.",
+			Prerequisites: fmt.Sprintf("With the same admin key, request a transfer of the seeded certified parcel %s naming %s "+
+				"(POST /v1/parcels/%s/transfer {\"newOwner\":{\"fullName\":\"Sandbox Buyer\",\"id_doc\":\"SBX-ID-0007\"},\"notary\":\"%s\"}): "+
+				"its owner has no wallet, so it waits for the notary at once. %s is its id.",
+				s.Parcels.Certified, NotarySilent, s.Parcels.Certified, NotarySilent, PathTransferID),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/transfers/" + PathTransferID + "/approve", Headers: map[string]string{"Authorization": AuthAdmin},
+			},
+			Expected: Expectation{Status: 403, Code: "forbidden", Outcome: why + ": the transfer stays PENDING_NOTARY"},
+		},
+		{
+			ID: "parcels.creator_certifies", Family: FamilyParcels, Name: "The creator certifies its own parcel",
+			Description: "An admin key that created a certification request tries to certify it too. Whoever asked for a " +
+				"certification never grants it, admins included.",
+			Prerequisites: fmt.Sprintf("With the same admin key, create a parcel naming %s, as in parcels.pending; %s is its id.",
+				NotarySilent, PathParcelID),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/parcels/" + PathParcelID + "/certify", Headers: map[string]string{"Authorization": AuthAdmin},
+			},
+			Expected: Expectation{Status: 403, Code: "forbidden", Outcome: why + ": the parcel stays PENDING_NOTARY"},
+		},
+	}
+}
+
+// ownerScenarios are SPEC S13's: a transfer of the seeded wallet-owned parcel waits
+// for its owner, who signs with the seeded holder's key.
+func ownerScenarios(origin string, s Seeded) []Scenario {
+	wp := s.WalletOwnedParcel
+	request := func(notary, idDoc string, expires int) ScenarioRequest {
+		body := map[string]any{
+			"newOwner": map[string]any{"fullName": "Sandbox Buyer", "id_doc": idDoc},
+			"notary":   notary,
+		}
+		if expires > 0 {
+			body["expiresInSeconds"] = expires
+		}
+		return ScenarioRequest{
+			Method: "POST", Path: "/v1/parcels/" + wp.ID + "/transfer", Headers: map[string]string{"Authorization": AuthAccount}, Body: body,
+		}
+	}
+	requested := func(notary string) string {
+		return fmt.Sprintf("Request a transfer of the seeded wallet-owned parcel %s as in owners.transfer_requested, naming notary %s; "+
+			"%s is its id.", wp.ID, notary, PathTransferID)
+	}
+	const holderKey = "the seeded holder's privateKey"
+	sign := func(decision, key string) string {
+		return fmt.Sprintf(" Take the transfer's ownerConsent.typedData (GET /v1/transfers/%s/owner-consent serves the same), add "+
+			"\"decision\": \"%s\" to its message, and sign it with eth_signTypedData_v4 (EIP-712 domain Land Transfer, version 1) "+
+			"using %s. A person does the same with a wallet on the owner's page, ownerConsent.url "+
+			"(%s/v1/transfers/%s/owner-consent).", PathTransferID, decision, key, origin, PathTransferID)
+	}
+	decide := func(id, name, description, prerequisites, decision string, exp Expectation) Scenario {
+		return Scenario{
+			ID: "owners." + id, Family: FamilyOwners, Name: name, Description: description, Prerequisites: prerequisites,
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/transfers/" + PathTransferID + "/owner-consent",
+				Body: map[string]any{
+					"decision":       decision,
+					"ownerSignature": "<0x… EIP-712 TransferConsent signature of the decision>",
+					"ownerAddress":   wp.OwnerWallet,
+				},
+			},
+			Expected: exp,
+		}
+	}
+	once := " A parcel has one open transfer at a time: after a scenario that leaves one open, reset the sandbox (or cancel it " +
+		"with POST /v1/transfers/{id}/cancel) to run another."
+	return []Scenario{
+		{
+			ID: "owners.my_parcels", Family: FamilyOwners, Name: "The owner lists its parcels",
+			Description: fmt.Sprintf("The seeded holder, signed in with its wallet, lists the parcels whose owner's bound wallet is its own: "+
+				"the seeded wallet-owned parcel %s, in every account of the environment.", wp.ID),
+			Prerequisites: "Sign in as the seeded holder (POST /auth/siwe, environment SANDBOX) with its privateKey.",
+			Request: ScenarioRequest{
+				Method: "GET", Path: "/v1/me/parcels", Headers: map[string]string{"Authorization": AuthHolder},
+			},
+			Expected: Expectation{Status: 200, Outcome: fmt.Sprintf("parcel %s, status CERTIFIED, owner binding %s with the holder's DID, and no owner name; "+
+				"a transfer waiting for the owner's signature shows as openTransfer, with its page in links.ownerConsent", wp.ID, wp.Binding)},
+		},
+		{
+			ID: "owners.transfer_requested", Family: FamilyOwners, Name: "A transfer waits for the owner's signature",
+			Description: fmt.Sprintf("The account asks to transfer the seeded wallet-owned parcel %s, whose owner holds the wallet %s: "+
+				"the owner must sign before any notary decides, even %s, which approves at once otherwise.", wp.ID, wp.OwnerWallet, NotaryCertifies) + once,
+			Request: request(NotaryCertifies, "SBX-ID-0004", 0),
+			Expected: Expectation{Status: 202, Outcome: "status PENDING_OWNER, with ownerConsent {method OWNER_SIGNATURE, url (the owner's page), " +
+				"typedData (the TransferConsent to sign, without its decision), deadline 7 days later, ownerWallet}"},
+		},
+		decide("approve", "The owner approves: the sandbox notary completes it",
+			fmt.Sprintf("The owner signs APPROVED with the wallet bound to parcel %s; %s then approves at once.", wp.ID, NotaryCertifies),
+			requested(NotaryCertifies)+sign("APPROVED", holderKey), "APPROVED",
+			Expectation{Status: 200, Outcome: "status COMPLETED at once: the owner's signature moves the transfer to PENDING_NOTARY and " +
+				NotaryCertifies + " approves it in the same step; ownerConsent keeps decision APPROVED, the signer and the signature, and the " +
+				"parcel is re-certified to the new owner (version 2), so it leaves the holder's GET /v1/me/parcels"}),
+		decide("approve_notary_waits", "The owner approves: the notary decides next",
+			fmt.Sprintf("The owner signs APPROVED; the named notary %s never answers on its own, so the transfer now waits for it.", NotarySilent),
+			requested(NotarySilent)+sign("APPROVED", holderKey), "APPROVED",
+			Expectation{Status: 200, Outcome: "status PENDING_NOTARY with ownerConsent.decision APPROVED: notary " + NotarySilent +
+				" (or an admin who did not request it) approves or rejects it next, as in parcels.approve_open_transfer"}),
+		decide("reject", "The owner refuses",
+			fmt.Sprintf("The owner signs REJECTED with the wallet bound to parcel %s: no notary can complete the transfer any more.", wp.ID),
+			requested(NotaryCertifies)+sign("REJECTED", holderKey), "REJECTED",
+			Expectation{Status: 200, Outcome: "status REJECTED with rejectedBy OWNER and ownerConsent.decision REJECTED; the parcel stays the owner's " +
+				"and is free for another transfer"}),
+		decide("wrong_signer", "Signed by another wallet",
+			"A signature by any wallet other than the owner's bound one is refused, as is one over another message (a changed notary, "+
+				"new owner or deadline) or a high-s signature.",
+			requested(NotaryCertifies)+sign("APPROVED", "any other key than "+holderKey+" (ownerAddress stays the owner's wallet)"), "APPROVED",
+			Expectation{Status: 422, Code: "invalid_signature", Outcome: "422 invalid_signature at /ownerSignature: the signature recovers to " +
+				"another wallet than the owner's; nothing changes, the transfer stays PENDING_OWNER"}),
+		{
+			ID: "owners.approve_before_owner", Family: FamilyOwners, Name: "The notary approves before the owner signed",
+			Description:   "A notary's approval comes after the owner's signature, never instead of it.",
+			Prerequisites: requested(NotarySilent),
+			Request: ScenarioRequest{
+				Method: "POST", Path: "/v1/transfers/" + PathTransferID + "/approve", Headers: map[string]string{"Authorization": AuthNotary},
+			},
+			Expected: Expectation{Status: 409, Code: "invalid_state", Outcome: "409 invalid_state with meta.status PENDING_OWNER: nothing changes " +
+				"until the owner signs"},
+		},
+		{
+			ID: "owners.deadline", Family: FamilyOwners, Name: "The owner never answers",
+			Description: fmt.Sprintf("A transfer of parcel %s with the shortest owner's deadline, 60 seconds (expiresInSeconds "+
+				"%d..%d, default %d).", wp.ID, parcel.MinOwnerDeadline, parcel.MaxOwnerDeadline, parcel.DefaultOwnerDeadline) + once,
+			Request: request(NotaryCertifies, "SBX-ID-0005", parcel.MinOwnerDeadline),
+			Expected: Expectation{Status: 202, Outcome: "status PENDING_OWNER with ownerConsent.deadline 60 s later; once it passes, the sweeper " +
+				"makes the transfer EXPIRED (decidedAt is the deadline) and the audit log records transfer.expired, with the signed webhook " +
+				"transfer.expired to the parcel's callbackUrl when it has one (the seeded parcel has none); an owner's signature that " +
+				"comes later is refused with 409 invalid_state"},
 		},
 	}
 }

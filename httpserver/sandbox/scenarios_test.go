@@ -23,6 +23,8 @@ var seeded = sandbox.Seeded{
 	Attestations:         sandbox.SeededConsent{Consent: "att_aaaaaaaaaaaaaaaaaaaaaaaaaa"},
 	Holder: sandbox.SeededHolder{SubjectRef: "sandbox:acct_1:holder", DID: "did:veriland:2Tq8x1m3Qv4Xy7Zb9Cd1Ef",
 		WalletAddress: "0x71C7656EC7ab88b098defB751B7401B5f6d8976F", PrivateKey: "0x" + strings.Repeat("ab", 32)},
+	WalletOwnedParcel: sandbox.SeededWalletParcel{ID: "prc_eeeeeeeeeeeeeeeeeeeeeeeeee", OwnerWallet: "0x71c7656ec7ab88b098defb751b7401b5f6d8976f",
+		Binding: "IDENTITY_VERIFIED", OwnerDID: "did:veriland:2Tq8x1m3Qv4Xy7Zb9Cd1Ef"},
 }
 
 // documentedRoutes reads the OpenAPI document's operations as "METHOD /path/{param}".
@@ -100,6 +102,14 @@ func TestScenarioCatalogue(t *testing.T) {
 			if hasPlaceholder(back["request"].(map[string]any)["body"]) {
 				require.NotEmpty(t, sc.Prerequisites, "placeholders need prerequisites")
 			}
+			// A path placeholder is a whole segment, one of the listed ones, and the
+			// prerequisites say which record it names.
+			for _, seg := range strings.Split(sc.Request.Path, "/") {
+				if strings.ContainsAny(seg, "<>") {
+					require.Contains(t, []string{sandbox.PathTransferID, sandbox.PathParcelID}, seg)
+					require.Contains(t, sc.Prerequisites, seg, "the prerequisites name the record of %s", seg)
+				}
+			}
 		})
 	}
 	for _, f := range sandbox.Families() {
@@ -108,12 +118,67 @@ func TestScenarioCatalogue(t *testing.T) {
 	// The seeded ids are filled in where they are needed.
 	raw, err := json.Marshal(list)
 	require.NoError(t, err)
-	for _, id := range []string{seeded.VerificationRequests.Pending, seeded.Holder.DID, seeded.Holder.WalletAddress} {
+	for _, id := range []string{seeded.VerificationRequests.Pending, seeded.Holder.DID, seeded.Holder.WalletAddress,
+		seeded.WalletOwnedParcel.ID, seeded.WalletOwnedParcel.OwnerWallet} {
 		require.Contains(t, string(raw), id)
 	}
 	require.NotContains(t, string(raw), seeded.Holder.PrivateKey, "the key is in seeded, not repeated in every scenario")
 	// Stable: the same list for the same input.
 	require.Equal(t, list, sandbox.Scenarios("http://veriland.test", seeded))
+}
+
+// The owner scenarios (SPEC S13) run on the seeded wallet-owned parcel and its
+// owner's wallet, and the separation-of-duties refusals say why.
+func TestScenarioOwners(t *testing.T) {
+	byID := map[string]sandbox.Scenario{}
+	for _, sc := range sandbox.Scenarios("http://veriland.test", seeded) {
+		byID[sc.ID] = sc
+	}
+	wp := seeded.WalletOwnedParcel
+	for _, tc := range []struct {
+		id, method, path string
+		status           int
+		decision         string // the owner's decision, for POST owner-consent
+		outcome          []string
+	}{
+		{"owners.my_parcels", "GET", "/v1/me/parcels", 200, "", []string{wp.ID, "IDENTITY_VERIFIED", "links.ownerConsent"}},
+		{"owners.transfer_requested", "POST", "/v1/parcels/" + wp.ID + "/transfer", 202, "", []string{"status PENDING_OWNER", "ownerConsent", "url"}},
+		{"owners.approve", "POST", "/v1/transfers/<transferId>/owner-consent", 200, "APPROVED", []string{"status COMPLETED", "NOT-SBX-1"}},
+		{"owners.approve_notary_waits", "POST", "/v1/transfers/<transferId>/owner-consent", 200, "APPROVED", []string{"status PENDING_NOTARY", "NOT-SBX-3"}},
+		{"owners.reject", "POST", "/v1/transfers/<transferId>/owner-consent", 200, "REJECTED", []string{"status REJECTED", "rejectedBy OWNER"}},
+		{"owners.wrong_signer", "POST", "/v1/transfers/<transferId>/owner-consent", 422, "APPROVED", []string{"invalid_signature", "PENDING_OWNER"}},
+		{"owners.approve_before_owner", "POST", "/v1/transfers/<transferId>/approve", 409, "", []string{"invalid_state", "meta.status PENDING_OWNER"}},
+		{"owners.deadline", "POST", "/v1/parcels/" + wp.ID + "/transfer", 202, "", []string{"60 s", "EXPIRED", "sweeper", "transfer.expired", "webhook"}},
+		{"parcels.notary_requests_transfer", "POST", "/v1/parcels/" + wp.ID + "/transfer", 403, "", []string{"separation_of_duties"}},
+		{"parcels.requester_approves", "POST", "/v1/transfers/<transferId>/approve", 403, "", []string{"separation_of_duties"}},
+		{"parcels.creator_certifies", "POST", "/v1/parcels/<parcelId>/certify", 403, "", []string{"separation_of_duties"}},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			sc, ok := byID[tc.id]
+			require.True(t, ok, "no scenario %s", tc.id)
+			require.Equal(t, tc.method, sc.Request.Method)
+			require.Equal(t, tc.path, sc.Request.Path)
+			require.Equal(t, tc.status, sc.Expected.Status)
+			for _, s := range tc.outcome {
+				require.Contains(t, sc.Expected.Outcome, s)
+			}
+			body, _ := sc.Request.Body.(map[string]any)
+			if tc.decision != "" {
+				require.Equal(t, tc.decision, body["decision"])
+				require.Equal(t, wp.OwnerWallet, body["ownerAddress"], "the owner's bound wallet signs")
+				require.True(t, sandbox.IsPlaceholder(body["ownerSignature"].(string)))
+				require.Empty(t, sc.Request.Headers, "the owner's decision is public: the signature authenticates it")
+				require.Contains(t, sc.Prerequisites, "privateKey")
+				require.Contains(t, sc.Prerequisites, `"decision": "`+tc.decision+`"`)
+			}
+			if strings.HasSuffix(tc.path, "/transfer") {
+				require.Contains(t, body, "newOwner")
+			}
+		})
+	}
+	require.Equal(t, 60, byID["owners.deadline"].Request.Body.(map[string]any)["expiresInSeconds"])
+	require.Equal(t, sandbox.AuthNotaryCertifies, byID["parcels.notary_requests_transfer"].Request.Headers["Authorization"])
+	require.Equal(t, sandbox.AuthAdmin, byID["parcels.requester_approves"].Request.Headers["Authorization"])
 }
 
 func TestScenarioPlaceholders(t *testing.T) {

@@ -217,13 +217,18 @@ func (s *Seeder) Forget(ctx context.Context, account string) error {
 func (s *Seeder) seed(ctx context.Context, account, claim string) (*State, error) {
 	seeder := veriland.Principal{Subject: SeedSubject, Role: veriland.RoleVerifier, Env: veriland.Sandbox, Account: account}
 	st := &State{Account: account, SeededAt: s.now()}
+	// The holder first: its wallet owns one of the parcels and answers the requests.
+	key, err := s.seedHolder(ctx, seeder, &st.Seeded)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: seeding the holder identity: %w", err)
+	}
 	if err := s.seedParcels(ctx, seeder, &st.Seeded); err != nil {
 		return nil, fmt.Errorf("sandbox: seeding parcels: %w", err)
 	}
-	if err := s.seedConsent(ctx, seeder, &st.Seeded); err != nil {
+	if err := s.seedConsent(ctx, seeder, key, &st.Seeded); err != nil {
 		return nil, fmt.Errorf("sandbox: seeding verification requests: %w", err)
 	}
-	err := s.Store.Update(ctx, func(tx storage.Tx) error {
+	err = s.Store.Update(ctx, func(tx storage.Tx) error {
 		var rec accountRecord
 		if err := get(tx, account, &rec); err != nil {
 			return err
@@ -240,16 +245,17 @@ func (s *Seeder) seed(ctx context.Context, account, claim string) (*State, error
 	return st, nil
 }
 
-// seedParcels makes a certified, a rejected and a pending parcel, and a certified one
-// with an open transfer.
+// seedParcels makes a certified, a rejected and a pending parcel, a certified one with
+// an open transfer and, when the holder was seeded, a certified one whose owner's
+// wallet is the holder's.
 func (s *Seeder) seedParcels(ctx context.Context, p veriland.Principal, out *Seeded) error {
 	if s.Parcels == nil {
 		return nil
 	}
-	create := func(notary, city string, lat float64) (*parcel.Parcel, error) {
+	create := func(notary, city string, lat float64, wallet string) (*parcel.Parcel, error) {
 		area := 1200.0
 		return s.Parcels.Create(ctx, p, parcel.CreateRequest{
-			Owner:  &parcel.Owner{FullName: "Sandbox Owner", IDDoc: "SBX-ID-0001"},
+			Owner:  &parcel.Owner{FullName: "Sandbox Owner", IDDoc: "SBX-ID-0001", WalletAddress: wallet},
 			Parcel: &parcel.ParcelInput{GPS: []float64{lat, 7.3986}, AreaM2: &area, City: city}, Notary: notary,
 		})
 	}
@@ -264,7 +270,7 @@ func (s *Seeder) seedParcels(ctx context.Context, p veriland.Principal, out *See
 		{NotaryCertifies, "Ibadan", 7.3775, &out.Parcels.WithOpenTransfer},
 	}
 	for _, st := range steps {
-		prc, err := create(st.notary, st.city, st.lat)
+		prc, err := create(st.notary, st.city, st.lat, "")
 		if err != nil {
 			return err
 		}
@@ -277,37 +283,62 @@ func (s *Seeder) seedParcels(ctx context.Context, p veriland.Principal, out *See
 		return err
 	}
 	out.Transfers.Open = tr.ID
-	return nil
-}
-
-// seedConsent makes the holder (an identity with a throwaway wallet) and two
-// verification requests for it: one approved with the wallet's signature, one pending.
-func (s *Seeder) seedConsent(ctx context.Context, verifier veriland.Principal, out *Seeded) error {
-	if s.Consent == nil || s.Identity == nil {
+	if out.Holder.WalletAddress == "" {
 		return nil
 	}
-	key, err := ecdsa.GenerateKey(crypto.S256(), s.rand())
+	// NOT-SBX-1 certifies at once and binds the owner's wallet: IDENTITY_VERIFIED,
+	// since the wallet is the ACTIVE holder identity's.
+	prc, err := create(NotaryCertifies, "Enugu", 6.4584, out.Holder.WalletAddress)
 	if err != nil {
 		return err
 	}
+	if prc.Status != parcel.StatusCertified || prc.Owner.Binding != parcel.BindingIdentityVerified {
+		return fmt.Errorf("the wallet-owned parcel is %s with owner binding %s, not CERTIFIED and IDENTITY_VERIFIED", prc.Status, prc.Owner.Binding)
+	}
+	out.WalletOwnedParcel = SeededWalletParcel{ID: prc.ID, OwnerWallet: prc.Owner.WalletAddress,
+		Binding: string(prc.Owner.Binding), OwnerDID: prc.Owner.DID}
+	return nil
+}
+
+// seedHolder makes the holder: an ACTIVE identity with a throwaway wallet, whose key
+// it returns (nil without an identity service).
+func (s *Seeder) seedHolder(ctx context.Context, verifier veriland.Principal, out *Seeded) (*ecdsa.PrivateKey, error) {
+	if s.Identity == nil {
+		return nil, nil
+	}
+	key, err := ecdsa.GenerateKey(crypto.S256(), s.rand())
+	if err != nil {
+		return nil, err
+	}
 	addr := crypto.PubkeyToAddress(key.PublicKey)
-	out.Holder = SeededHolder{
+	holder := SeededHolder{
 		SubjectRef:    "sandbox:" + verifier.Account + ":holder",
 		WalletAddress: addr.Hex(),
 		PrivateKey:    hexutil.Encode(crypto.FromECDSA(key)),
 	}
 	issued, err := s.Identity.Issue(ctx, veriland.Sandbox, identity.IssueRequest{
-		SubjectRef: out.Holder.SubjectRef, CountryCode: "NG", WalletAddress: addr.Hex(),
+		SubjectRef: holder.SubjectRef, CountryCode: "NG", WalletAddress: addr.Hex(),
 		Payload: json.RawMessage(`{"scenario":"success","dateOfBirth":"1990-05-17"}`),
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out.Holder.DID = issued.DID
+	holder.DID = issued.DID
+	out.Holder = holder
+	return key, nil
+}
+
+// seedConsent makes two verification requests for the holder whose wallet key is key:
+// one approved with the wallet's signature, one pending.
+func (s *Seeder) seedConsent(ctx context.Context, verifier veriland.Principal, key *ecdsa.PrivateKey, out *Seeded) error {
+	if s.Consent == nil || key == nil {
+		return nil
+	}
+	addr := crypto.PubkeyToAddress(key.PublicKey)
 	week := 7 * 24 * 3600
 	ask := func() (*consent.Request, error) {
 		return s.Consent.Create(ctx, veriland.Sandbox, verifier, consent.CreateRequest{
-			SubjectRef: issued.DID, Scope: []string{"is_adult", "nationality"}, Reason: "Sandbox: account opening",
+			SubjectRef: out.Holder.DID, Scope: []string{"is_adult", "nationality"}, Reason: "Sandbox: account opening",
 			ExpiresInSeconds: &week, VerifierName: "Sandbox verifier",
 		})
 	}

@@ -10,6 +10,10 @@ type Seeded struct {
 	VerificationRequests SeededRequests `json:"verificationRequests"`
 	Attestations         SeededConsent  `json:"attestations"`
 	Holder               SeededHolder   `json:"holder"`
+	// WalletOwnedParcel is the parcel whose owner holds a wallet: the seeded holder's,
+	// so that Holder.PrivateKey signs the owner's decisions on its transfers (SPEC
+	// S13). Empty when the seeder has no identity service.
+	WalletOwnedParcel SeededWalletParcel `json:"walletOwnedParcel"`
 }
 
 // SeededParcels are the seeded parcels, one per state.
@@ -18,6 +22,18 @@ type SeededParcels struct {
 	Rejected         string `json:"rejected"`         // REJECTED by NOT-SBX-2
 	Pending          string `json:"pending"`          // PENDING_NOTARY, named notary NOT-SBX-3 (never answers)
 	WithOpenTransfer string `json:"withOpenTransfer"` // CERTIFIED, with a transfer waiting for NOT-SBX-3
+}
+
+// SeededWalletParcel is the seeded parcel of an owner with a wallet: CERTIFIED by
+// NOT-SBX-1 with the seeded holder's wallet as the owner's, bound IDENTITY_VERIFIED
+// (the wallet is also the holder identity's, whose DID the parcel shows). A transfer
+// of it starts PENDING_OWNER and needs the owner's signature (Holder.PrivateKey), and
+// the holder signed in with that wallet lists it at GET /v1/me/parcels.
+type SeededWalletParcel struct {
+	ID          string `json:"id"`          // the parcel, prc_…
+	OwnerWallet string `json:"ownerWallet"` // the owner's bound wallet: Holder.WalletAddress
+	Binding     string `json:"binding"`     // IDENTITY_VERIFIED
+	OwnerDID    string `json:"ownerDid"`    // the identity of the wallet: Holder.DID
 }
 
 // SeededTransfer is the seeded open transfer.
