@@ -71,8 +71,6 @@ type harness struct {
 	skipSpecChecks bool // benchmarks: do not validate exchanges against the document
 }
 
-var registerJSONAPIDecoder sync.Once
-
 func newHarness(t testing.TB, configure ...func(*Config)) *harness {
 	t.Helper()
 	storePath := filepath.Join(t.TempDir(), "veriland.db")
@@ -117,18 +115,33 @@ func newHarness(t testing.TB, configure ...func(*Config)) *harness {
 		issuerKey: issuerKey, kycSecret: kycSecret, sandboxDS: ds, storePath: storePath}
 }
 
+// openAPIRouter returns the router over the embedded OpenAPI document that every
+// harness checks its exchanges against. It is built once per test binary: loading and
+// validating the document costs about 3 s under -race, and the package makes a
+// harness a hundred times. The router and the document are only read afterwards.
 func openAPIRouter(t testing.TB) routers.Router {
 	t.Helper()
-	registerJSONAPIDecoder.Do(func() {
+	sharedRouter.once.Do(func() {
 		openapi3filter.RegisterBodyDecoder(mediaJSONAPI, openapi3filter.JSONBodyDecoder)
+		doc, err := openapi3.NewLoader().LoadFromData(openAPIDocument)
+		if err == nil {
+			err = doc.Validate(context.Background())
+		}
+		if err == nil {
+			doc.Servers = nil
+			sharedRouter.router, err = legacy.NewRouter(doc)
+		}
+		sharedRouter.err = err
 	})
-	doc, err := openapi3.NewLoader().LoadFromData(openAPIDocument)
-	require.NoError(t, err)
-	require.NoError(t, doc.Validate(context.Background()))
-	doc.Servers = nil
-	router, err := legacy.NewRouter(doc)
-	require.NoError(t, err)
-	return router
+	require.NoError(t, sharedRouter.err)
+	return sharedRouter.router
+}
+
+// sharedRouter is openAPIRouter's result.
+var sharedRouter struct {
+	once   sync.Once
+	router routers.Router
+	err    error
 }
 
 // token mints a token for the given role and environment.
