@@ -164,9 +164,10 @@ type inboundJSON struct {
 }
 
 // inboundWebhook answers POST /v1/webhooks/{provider}: a provider's signed event.
-// The signature is checked first (401, coalesced into the audit log), the event is
-// stored before it is acknowledged, a webhook-id seen before is acknowledged without
-// a second processing, and then it is dispatched: kyc.completed finishes a
+// The signature is checked first in the provider's scheme (Standard Webhooks or a
+// body-only HMAC-SHA256; 401, coalesced into the audit log), the event is stored before
+// it is acknowledged, a delivery seen before (same webhook-id; for a body-only scheme
+// the same event id or the same HMAC) is acknowledged without a second processing, and then it is dispatched: kyc.completed finishes a
 // PENDING_KYC identity, anchor.confirmed marks an attestation ANCHORED. A dispatch
 // that fails stays unprocessed in the inbox; the provider still gets its 200.
 func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
@@ -179,7 +180,8 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := prov.Verify(r.Header, body, s.cfg.Now()); err != nil {
+	msgID, err := prov.VerifyDelivery(r.Header, body, s.cfg.Now())
+	if err != nil {
 		s.coalesce(veriland.Production, "webhook_signature:"+name+":"+s.clientIP(r), audit.Entry{
 			Env: veriland.Production, Action: "webhook.inbound_signature_refused", Severity: audit.SeverityWarning,
 			Outcome: audit.OutcomeFailure, ResourceType: "webhook_provider", ResourceID: name,
@@ -194,7 +196,6 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 		return veriland.Invalid("/type", "provider %s does not send %q events", name, env.Type)
 	}
 	target := eventEnvironment(env.Data)
-	msgID := r.Header.Get(webhook.HeaderID)
 	dup, err := s.cfg.Inbox.Accept(r.Context(), target, name, msgID, env.Type, body)
 	if err != nil {
 		return err

@@ -93,11 +93,16 @@
 //
 // # Inbound events
 //
-// Providers configures the senders of inbound webhooks by name, with their secrets and
-// accepted event types; Provider.Verify checks a request. Inbox stores each accepted
-// event under (provider, webhook-id) before the route acknowledges it; Accept reports a
-// webhook-id already stored as a duplicate, to be answered 200 without processing it
-// again. MarkProcessed records the dispatch, and Unprocessed finds the events whose
+// Providers configures the senders of inbound webhooks by name (ParseProviders reads
+// them from JSON), with their signature scheme, secrets and accepted event types
+// (SPEC S15): SchemeStandardWebhooks, or SchemeHMACSHA256, the HMAC-SHA256 of the raw
+// body alone in a header of the provider's (BodyVerifier: hex or base64, optional
+// prefix), as GitHub and Shopify sign. Provider.VerifyDelivery checks a request and
+// returns its delivery id: the webhook-id, or for a body-only scheme, which has neither
+// timestamp nor message id, the provider's event id (EventIDPath) or else the HMAC.
+// Inbox stores each accepted event under (provider, delivery id) before the route
+// acknowledges it; Accept reports an id already stored as a duplicate, to be answered
+// 200 without processing it again. MarkProcessed records the dispatch, and Unprocessed finds the events whose
 // dispatch a crash cut short.
 //
 // Clocks and randomness are parameters: the verifying time, the attempt time, the

@@ -183,6 +183,11 @@ func checkInbound(env veriland.Environment, provider, msgID string) error {
 	if !providerName.MatchString(provider) {
 		return veriland.Invalid("/provider", "unknown webhook provider")
 	}
+	return checkInboundID(msgID)
+}
+
+// checkInboundID checks a delivery id: 1..maxInboundIDLen bytes of printable ASCII.
+func checkInboundID(msgID string) error {
 	if msgID == "" || len(msgID) > maxInboundIDLen {
 		return veriland.Invalid("/webhook-id", "webhook-id must be 1..%d bytes", maxInboundIDLen)
 	}
