@@ -176,14 +176,14 @@ func TestHealthAndMetrics(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
-		c.RateLimits.Wallet = ratelimit.Policy{Name: "wallet", Limit: 60, Window: time.Minute, Burst: 3}
+		c.RateLimits.Key = ratelimit.Policy{Name: "key", Limit: 60, Window: time.Minute, Burst: 3}
 	})
 	tok := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
 	for i := range 3 {
 		r := h.do(request{method: "GET", path: "/v1/api-keys", token: tok})
 		require.Equal(t, 200, r.status)
-		require.Equal(t, `"wallet";q=60;w=60`, r.header.Get("RateLimit-Policy"))
-		require.Equal(t, fmt.Sprintf(`"wallet";r=%d;t=%d`, 2-i, i+1), r.header.Get("RateLimit"))
+		require.Equal(t, `"key";q=60;w=60`, r.header.Get("RateLimit-Policy"))
+		require.Equal(t, fmt.Sprintf(`"key";r=%d;t=%d`, 2-i, i+1), r.header.Get("RateLimit"))
 	}
 	r := h.do(request{method: "GET", path: "/v1/api-keys", token: tok})
 	require.Equal(t, http.StatusTooManyRequests, r.status)

@@ -229,17 +229,29 @@ func scenarioRunner(id string) func(t *testing.T, run *scenarioRun, sc sandbox.S
 		return func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
 			run.webhook(t, sc)
 		}
-	case "ratelimit.wallet":
+	case "ratelimit.wallet", "ratelimit.key":
 		return func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
-			burst := ratelimit.WalletPolicy().Burst
-			require.Contains(t, sc.Prerequisites, "Send "+strconv.Itoa(burst)+" requests")
-			tok := run.h.token(veriland.RoleVerifier, veriland.Sandbox, "scenario-ratelimit", withAccount(run.acct))
-			for i := range burst {
+			policy, placeholder := ratelimit.WalletPolicy(), sandbox.AuthHolder
+			// A holder's token of its own wallet: the seeded holder's is used by the
+			// other scenarios of the run.
+			tok := run.h.token(veriland.RoleHolder, veriland.Sandbox, "did:pkh:eip155:1:0x00000000000000000000000000000000000000aa", withAccount(run.acct),
+				func(p *veriland.Principal) { p.Wallet = "0x00000000000000000000000000000000000000aa" })
+			if id == "ratelimit.key" {
+				policy, placeholder = ratelimit.KeyPolicy(), sandbox.AuthAccount
+				tok = run.h.token(veriland.RoleVerifier, veriland.Sandbox, "scenario-ratelimit", withAccount(run.acct))
+			}
+			require.Equal(t, placeholder, sc.Request.Headers["Authorization"])
+			require.Contains(t, sc.Prerequisites, "Send "+strconv.Itoa(policy.Burst)+" requests")
+			wantPolicy := fmt.Sprintf(`"%s";q=%d;w=%d`, policy.Name, policy.Limit, int(policy.Window.Seconds()))
+			require.Contains(t, sc.Description, wantPolicy)
+			for i := range policy.Burst {
 				r := run.h.do(request{method: sc.Request.Method, path: sc.Request.Path, token: tok})
 				require.Equal(t, http.StatusOK, r.status, "request %d of the burst: %s", i+1, r.body)
+				require.Equal(t, wantPolicy, r.header.Get("RateLimit-Policy"))
 			}
-			r := run.send(t, sc, map[string]string{sandbox.AuthAccount: tok})
+			r := run.send(t, sc, map[string]string{placeholder: tok})
 			require.NotEmpty(t, r.header.Get("RateLimit"))
+			require.Equal(t, wantPolicy, r.header.Get("RateLimit-Policy"))
 			require.Contains(t, sc.Expected.Outcome, "Retry-After: "+r.header.Get("Retry-After"))
 		}
 	}

@@ -71,7 +71,7 @@ type Config struct {
 	// the server's (veriland_http_*, veriland_verifications_total,
 	// veriland_webhook_queue_depth, veriland_anchoring_leader, go_*, process_*).
 	MetricsCollectors []prometheus.Collector
-	// RateLimits configures per-wallet and per-IP limits (SPEC S2.5).
+	// RateLimits configures per-wallet, per-key and per-IP limits (SPEC S2.5, S15).
 	RateLimits RateLimits
 	// Fields encrypts personal data at rest (storage/fieldcrypt): the responses the
 	// idempotency store keeps for replay (SPEC S2.4), and the records of services that

@@ -22,7 +22,7 @@ func (s *Server) setup() error {
 	s.auditLog = &audit.Log{Now: s.cfg.Now, Rand: s.cfg.Rand, Logger: s.log}
 	s.coalescer = &audit.Coalescer{Log: s.auditLog, Now: s.cfg.Now, Logger: s.log}
 	if !s.cfg.RateLimits.Disabled {
-		for _, p := range append([]ratelimit.Policy{s.cfg.RateLimits.Wallet, s.cfg.RateLimits.Public}, mapValues(s.cfg.RateLimits.Groups)...) {
+		for _, p := range append([]ratelimit.Policy{s.cfg.RateLimits.Wallet, s.cfg.RateLimits.Key, s.cfg.RateLimits.Public}, mapValues(s.cfg.RateLimits.Groups)...) {
 			if err := p.Validate(); err != nil {
 				return err
 			}

@@ -268,8 +268,11 @@ func rateLimitPhase(t *testing.T, ctx context.Context, dsn, keysDir, account str
 			}
 		}
 	}()
-	tok, _, err := tokens.Mint(veriland.Principal{Subject: "replica-rate-probe-" + randomHex(4), Role: veriland.RoleVerifier,
-		Env: veriland.Sandbox, Account: account}, time.Hour)
+	// A holder's token with a wallet: the wallet policy (a verifier's key would be
+	// counted under the far larger per-key policy, SPEC S15).
+	wallet0x := "0x" + randomHex(20)
+	tok, _, err := tokens.Mint(veriland.Principal{Subject: "did:pkh:eip155:1:" + wallet0x, Role: veriland.RoleHolder,
+		Env: veriland.Sandbox, Account: account, Wallet: wallet0x}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

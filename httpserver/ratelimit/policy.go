@@ -16,10 +16,17 @@ type Policy struct {
 	Burst  int           // requests allowed at once from an idle key, > 0
 }
 
-// WalletPolicy returns the SPEC S2.5 default for authenticated callers, keyed by
-// wallet or token sub: 120 requests a minute, burst 30.
+// WalletPolicy returns the SPEC S2.5 default for holders and other wallet-carrying
+// principals, keyed by wallet (else token sub): 120 requests a minute, burst 30.
 func WalletPolicy() Policy {
 	return Policy{Name: "wallet", Limit: 120, Window: time.Minute, Burst: 30}
+}
+
+// KeyPolicy returns the SPEC S15 default for tokens without a wallet (API keys and
+// minted tokens of verifiers, notaries and admins), keyed by the token's jti (else
+// its sub), like a server-to-server API: 100 requests a second, burst 200.
+func KeyPolicy() Policy {
+	return Policy{Name: "key", Limit: 100, Window: time.Second, Burst: 200}
 }
 
 // IPPolicy returns the SPEC S2.5 default for public routes, keyed by client IP:

@@ -573,15 +573,28 @@ func rateLimitScenarios() []Scenario {
 	p := ratelimit.WalletPolicy()
 	interval := p.Window / time.Duration(p.Limit)
 	retry := int(math.Ceil(interval.Seconds()))
+	k := ratelimit.KeyPolicy()
 	return []Scenario{{
 		ID: "ratelimit.wallet", Family: FamilyRateLimit, Name: "Per-wallet rate limit",
-		Description: fmt.Sprintf("Authenticated requests are limited per wallet (else per token sub): %d a minute, burst %d. "+
-			"Sandbox quotas are unlimited except this limit.", p.Limit, p.Burst),
+		Description: fmt.Sprintf("Holders (and other tokens that carry a wallet) are limited per wallet: %d a minute, burst %d "+
+			"(RateLimit-Policy: \"%s\";q=%d;w=%d). Sandbox quotas are unlimited except this limit.",
+			p.Limit, p.Burst, p.Name, p.Limit, int(p.Window.Seconds())),
 		Prerequisites: fmt.Sprintf("Send %d requests with the same token within a moment (the burst), then this one.", p.Burst),
+		Request: ScenarioRequest{
+			Method: "GET", Path: "/v1/parcels", Headers: map[string]string{"Authorization": AuthHolder},
+		},
+		Expected: Expectation{Status: 429, Code: "rate_limited",
+			Outcome: fmt.Sprintf("429 rate_limited with Retry-After: %d (one request is allowed again every %s) and RateLimit headers", retry, interval)},
+	}, {
+		ID: "ratelimit.key", Family: FamilyRateLimit, Name: "Per-key rate limit",
+		Description: fmt.Sprintf("API keys and other tokens without a wallet (verifiers, notaries, admins) are limited per key, "+
+			"like a server-to-server API: %d a second, burst %d (RateLimit-Policy: \"%s\";q=%d;w=%d).",
+			k.Limit, k.Burst, k.Name, k.Limit, int(k.Window.Seconds())),
+		Prerequisites: fmt.Sprintf("Send %d requests with the same API key within a moment (the burst), then this one.", k.Burst),
 		Request: ScenarioRequest{
 			Method: "GET", Path: "/v1/parcels", Headers: map[string]string{"Authorization": AuthAccount},
 		},
 		Expected: Expectation{Status: 429, Code: "rate_limited",
-			Outcome: fmt.Sprintf("429 rate_limited with Retry-After: %d (one request is allowed again every %s) and RateLimit headers", retry, interval)},
+			Outcome: fmt.Sprintf("429 rate_limited with Retry-After: 1 (one request is allowed again every %s) and RateLimit headers", k.Window/time.Duration(k.Limit))},
 	}}
 }
