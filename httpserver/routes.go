@@ -67,7 +67,7 @@ func (s *Server) registerRoutes() {
 	if s.cfg.Consent != nil {
 		s.add(route{method: "POST", path: "/verify/request", roles: verifier, handle: s.createVerificationRequest})
 		s.add(route{method: "GET", path: "/verify/request/{id}", handle: s.getVerificationRequest})
-		s.add(route{method: "POST", path: "/verify/request/{id}/cancel", roles: verifier, handle: s.cancelVerificationRequest})
+		s.add(route{method: "POST", path: "/verify/request/{id}/cancel", roles: verifier, optionalBody: true, handle: s.cancelVerificationRequest})
 		s.add(route{method: "GET", path: "/consent/{requestId}", handle: s.consentContext})
 		s.add(route{method: "POST", path: "/consent/{requestId}", handle: s.decideConsent})
 	}
@@ -116,12 +116,12 @@ func (s *Server) registerRoutes() {
 	}
 	if s.cfg.WebhookSecrets != nil {
 		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifierOrAdmin, handle: s.webhookSecret})
-		s.add(route{method: "POST", path: "/v1/webhooks/secret/rotate", roles: verifierOrAdmin, handle: s.rotateWebhookSecret})
+		s.add(route{method: "POST", path: "/v1/webhooks/secret/rotate", roles: verifierOrAdmin, optionalBody: true, handle: s.rotateWebhookSecret})
 	}
 	if s.cfg.Outbox != nil {
 		s.add(route{method: "GET", path: "/v1/webhooks/deliveries", roles: verifierOrAdmin, handle: s.listDeliveries})
 		s.add(route{method: "GET", path: "/v1/webhooks/deliveries/{id}", roles: verifierOrAdmin, handle: s.getDelivery})
-		s.add(route{method: "POST", path: "/v1/webhooks/deliveries/{id}/replay", roles: verifierOrAdmin, handle: s.replayDelivery})
+		s.add(route{method: "POST", path: "/v1/webhooks/deliveries/{id}/replay", roles: verifierOrAdmin, optionalBody: true, handle: s.replayDelivery})
 	}
 	if s.cfg.Inbox != nil {
 		s.add(route{method: "POST", path: "/v1/webhooks/{provider}", handle: s.inboundWebhook})
