@@ -69,4 +69,6 @@ var languageNames = map[string]string{
 	"hu": "Hungarian", "ro": "Romanian", "el": "Greek", "he": "Hebrew", "id": "Indonesian",
 	"vi": "Vietnamese", "th": "Thai", "ca": "Catalan", "hr": "Croatian", "sr": "Serbian", "bg": "Bulgarian",
 	"sw": "Swahili", "tl": "Tagalog", "eo": "Esperanto", "af": "Afrikaans",
+	"ha": "Hausa", "yo": "Yoruba", "ig": "Igbo",
+	Undetermined: "a language I could not identify",
 }

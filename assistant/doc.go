@@ -18,11 +18,15 @@
 // The language is the request's language when given (a BCP 47 tag; its primary
 // subtag decides), else the detected one when the detector is sure, else the
 // session's (a short "prc_… ?" keeps the conversation's language), else the
-// detector's guess. Detection (DetectLanguage) is whatlanggo's trigram model, kept to
-// the seven supported languages unless a text is clearly in another, helped on short
-// texts by the function words of each language. A language outside en, fr, es, pt,
-// ar, de, it gets an English answer that says so (intent unsupported_language); a
-// lookup it names (an id, a hash) is still answered, in English.
+// detector's hint, else English. Detection (DetectLanguage) is whatlanggo's trigram
+// model, kept to the seven supported languages unless a text is clearly in another,
+// helped by the function words of each language and of the languages it recognises
+// without answering in them (Recognised: Swahili, Hausa, Yoruba, Igbo). It never
+// guesses: a text nothing vouches for is Undetermined. A language outside en, fr, es,
+// pt, ar, de, it — or a text of three words or more in a language the detector cannot
+// name — gets an English answer that says which languages are spoken (intent
+// unsupported_language); a lookup it names (an id, a hash) is still answered, in
+// English.
 //
 // The router (Route) extracts entities — prc_…, vrq_…, att_… ids and 0x… hashes of
 // 64 hex digits — and decides by them first, then by keywords of every supported

@@ -2,10 +2,12 @@ package assistant
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/abadojack/whatlanggo"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Languages are the languages the assistant answers in (ISO 639-1), English first:
@@ -59,6 +61,7 @@ var iso6391 = map[string]string{
 	"jav": "jv", "kan": "kn", "kat": "ka", "khm": "km", "mal": "ml", "mar": "mr", "mkd": "mk",
 	"mya": "my", "nep": "ne", "ori": "or", "pan": "pa", "sin": "si", "sna": "sn", "tam": "ta",
 	"tel": "te", "tuk": "tk", "uzb": "uz", "yid": "yi", "yor": "yo", "zul": "zu", "hye": "hy",
+	"hau": "ha", "ibo": "ig",
 }
 
 func code(l whatlanggo.Lang) string {
@@ -76,12 +79,27 @@ func code(l whatlanggo.Lang) string {
 // hashes, URLs, e-mail addresses and numbers say nothing of the language.
 var noise = regexp.MustCompile(`(?i)\b(?:prc|vrq|att|trf|ses|msg)_[a-z0-9]+|0x[0-9a-f]+|https?://\S+|\S+@\S+|\d+`)
 
+// Recognised are the languages DetectLanguage names by their function words although
+// the assistant does not answer in them (it answers in English and says which
+// languages it speaks): those a West or East African land office meets.
+var Recognised = []string{"sw", "ha", "yo", "ig"}
+
+// minUnsureWords is the number of words from which a text the detector cannot place
+// is taken to be in a language it does not know (Undetermined, Reliable) rather than
+// too short to tell (Undetermined, not Reliable).
+const minUnsureWords = 3
+
 // DetectLanguage tells which language text is in. It trusts a short text only when
 // its function words agree; it reports a language the assistant does not speak only
 // when the text is clearly in it (the detector is restricted to the supported
 // languages otherwise, so that a short English question is never taken for Tagalog).
+// It never guesses: a text whose language neither the function words nor the trigram
+// model can vouch for is Undetermined — Reliable when it has minUnsureWords words or
+// more (a language the assistant does not know, answered in English with the list of
+// the languages it speaks), not Reliable when shorter (too short to tell: the
+// session's language, else English).
 func DetectLanguage(text string) Detection {
-	clean := noise.ReplaceAllString(text, " ")
+	clean := noise.ReplaceAllString(norm.NFC.String(text), " ")
 	words := wordsOf(clean)
 	letters := 0
 	for _, r := range clean {
@@ -101,6 +119,7 @@ func DetectLanguage(text string) Detection {
 		// proof; the session's language wins over it.
 		return Detection{Language: lang}
 	}
+	unsure := Detection{Language: Undetermined, Reliable: len(words) >= minUnsureWords}
 	script := whatlanggo.DetectScript(clean)
 	switch script {
 	case unicode.Latin, unicode.Arabic:
@@ -114,18 +133,39 @@ func DetectLanguage(text string) Detection {
 	}
 	all := whatlanggo.Detect(clean)
 	if Supported(code(all.Lang)) {
+		if len(words) < minUnsureWords && all.Confidence < 0.5 && script != unicode.Arabic {
+			// "Estado de …" (Spanish or Portuguese?), "si", "no": a guess of
+			// trigrams on two words is no better than a coin. (Arabic is the one
+			// supported language of its script.)
+			return Detection{Language: Undetermined}
+		}
 		return Detection{Language: code(all.Lang), Reliable: all.IsReliable() && len(words) >= 3}
 	}
 	if all.IsReliable() && len(words) >= 4 {
 		return Detection{Language: code(all.Lang), Reliable: true}
 	}
+	if all.IsReliable() && len(words) >= 2 && slices.Contains(Recognised, code(all.Lang)) {
+		return Detection{Language: code(all.Lang), Reliable: true}
+	}
 	ours := whatlanggo.DetectWithOptions(clean, whitelist)
-	return Detection{Language: code(ours.Lang), Reliable: false}
+	switch {
+	case script == unicode.Arabic && code(ours.Lang) == "ar":
+		// Arabic is the one supported language of its script.
+		return Detection{Language: "ar"}
+	case hits == 1 && lang == code(ours.Lang):
+		// The restricted model agrees with the one function word.
+		return Detection{Language: lang}
+	}
+	// The best language overall is one the assistant does not speak, and nothing
+	// vouches for the best supported one ("Hali ya kiwanja changu ni nini?" is not
+	// Italian): undetermined, never a wrong supported language.
+	return unsure
 }
 
 func wordsOf(s string) []string {
-	// Apostrophes separate words: "l'attestation" is "l" and "attestation".
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+	// Apostrophes separate words: "l'attestation" is "l" and "attestation"; combining
+	// marks (Yoruba tones, Arabic vowels) belong to their word.
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) })
 }
 
 // functionWords are frequent short words of each supported language that are rare in
@@ -141,13 +181,30 @@ var functionWords = map[string][]string{
 	"pt": {"o", "a", "os", "as", "é", "qual", "meu", "minha", "do", "da", "dos", "como", "estado", "situação", "este", "esta", "posso", "eu", "está", "não", "ainda",
 		"olá", "ola", "ajuda", "obrigado", "obrigada"},
 	"de": {"der", "die", "das", "ist", "wie", "mein", "meine", "meines", "meiner", "von", "des", "ich", "dieses", "diese", "dieser", "kann", "was", "welchen", "den", "echt", "noch",
-		"hallo", "hilfe", "danke"},
+		"hallo", "hilfe", "danke", "guten"},
 	"it": {"il", "lo", "la", "è", "qual", "mio", "mia", "del", "della", "come", "stato", "questo", "questa", "posso", "io", "di", "gli", "autentico", "ancora",
 		"ciao", "aiuto", "grazie", "buongiorno"},
 	"ar": {"ما", "هي", "هو", "حالة", "كيف", "هل", "من", "في", "هذه", "هذا", "أرضي", "طلب", "شهادة", "قطعة", "مرحبا", "مساعدة", "شكرا"},
 }
 
-// functionWordIndex maps a word to the languages that list it.
+// recognisedWords are frequent words of the Recognised languages, and words of a land
+// office's questions in them, that are not words of a supported language. They are
+// written without diacritics and matched against folded words, since many write
+// Yoruba and Igbo without their tone marks and dots.
+var recognisedWords = map[string][]string{
+	"sw": {"nini", "gani", "vipi", "hali", "changu", "yangu", "wangu", "langu", "vyangu", "zangu", "kiwanja", "viwanja", "ardhi",
+		"shamba", "umiliki", "kuhamisha", "nitahamishaje", "ninawezaje", "nawezaje", "kwa", "hii", "hiyo", "kwenye", "mwingine",
+		"mtu", "habari", "tafadhali", "msaada", "cheti", "hati", "ombi", "uthibitisho", "ni", "bado", "halali", "kuuza", "nataka"},
+	"ha": {"menene", "mene", "yaya", "zan", "iya", "filina", "filin", "fili", "gonata", "gona", "gonar", "matsayin", "matsayi",
+		"mayar", "wani", "wannan", "shin", "takardar", "takarda", "mallakar", "mallaka", "sayar", "canja", "kasata", "nawa",
+		"taimako", "sannu", "yanzu", "neman", "ina"},
+	"yo": {"bawo", "kini", "ipo", "ile", "gbe", "elomiran", "jowo", "iwe", "eri", "ohun", "tani", "nibo", "mo",
+		"ijerisi", "ibere", "ni", "lati"},
+	"ig": {"gini", "kedu", "onodu", "ala", "nyefee", "nye", "onye", "ozo", "nke", "ihe", "biko", "akwukwo", "enyemaka", "ndi",
+		"anyi", "achoro", "esi", "bu", "ga", "ree", "nnyefe", "ka"},
+}
+
+// functionWordIndex maps a word to the supported languages that list it.
 var functionWordIndex = func() map[string][]string {
 	m := map[string][]string{}
 	for lang, ws := range functionWords {
@@ -158,17 +215,36 @@ var functionWordIndex = func() map[string][]string {
 	return m
 }()
 
+// recognisedIndex maps a folded word to the Recognised languages that list it.
+var recognisedIndex = func() map[string][]string {
+	m := map[string][]string{}
+	for lang, ws := range recognisedWords {
+		for _, w := range ws {
+			m[fold(w)] = append(m[fold(w)], lang)
+		}
+	}
+	return m
+}()
+
+// voters are the languages functionWordVote can return, in the order that breaks
+// nothing (a tie is no vote).
+var voters = append(slices.Clone(Languages), Recognised...)
+
 // functionWordVote returns the language with the most function words in words and its
 // count of words that belong to it alone, or "" and 0 on a tie.
 func functionWordVote(words []string) (string, int) {
 	score := map[string]int{}
 	for _, w := range words {
-		if langs := functionWordIndex[w]; len(langs) == 1 {
+		langs := functionWordIndex[w]
+		if len(langs) == 0 {
+			langs = recognisedIndex[fold(w)]
+		}
+		if len(langs) == 1 {
 			score[langs[0]]++
 		}
 	}
 	best, bestN, tie := "", 0, false
-	for _, l := range Languages {
+	for _, l := range voters {
 		switch n := score[l]; {
 		case n > bestN:
 			best, bestN, tie = l, n, false

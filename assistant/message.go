@@ -135,7 +135,9 @@ func (s *Service) answer(ctx context.Context, p veriland.Principal, req MessageR
 		t.lang, unsupported = "en", primary(*req.Language)
 	case det.Reliable && det.Supported():
 		t.lang, t.sticky = det.Language, true
-	case det.Reliable && det.Language != Undetermined:
+	case det.Reliable && !det.Supported():
+		// A language the assistant does not speak, or one the detector cannot name
+		// (Undetermined): English, never a guessed supported language.
 		t.lang, unsupported = "en", det.Language
 	case sess != nil && sess.Language != "":
 		t.lang = sess.Language

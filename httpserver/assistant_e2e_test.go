@@ -335,6 +335,20 @@ func TestAssistantUnsupportedLanguage(t *testing.T) {
 	require.Equal(t, "parcel_status", ru["intent"])
 	require.Contains(t, ru["text"], "Russian")
 	require.Contains(t, ru["text"], w.hash)
+	// Swahili, Hausa, Yoruba, Igbo: recognised, answered in English with the list of
+	// the languages spoken; never taken for Italian.
+	for lang, text := range map[string]string{"sw": "Hali ya kiwanja changu ni nini?", "ha": "Menene matsayin filina?",
+		"yo": "Kí ni ipò ilẹ̀ mi?", "ig": "Kedu ka m ga-esi nyefee ala m nye onye ọzọ?"} {
+		a := w.ask(t, w.agent, map[string]any{"text": text})
+		require.Equal(t, "en", a["language"], text)
+		require.Equal(t, lang, a["detectedLanguage"], text)
+		require.Equal(t, "unsupported_language", a["intent"], text)
+		require.Contains(t, a["text"], "I answer in English, French, Spanish, Portuguese, Arabic, German and Italian", text)
+	}
+	// A short text no language can be told from is English, not a guess.
+	si := w.ask(t, w.agent, map[string]any{"text": "si"})
+	require.Equal(t, "en", si["language"])
+	require.Equal(t, "und", si["detectedLanguage"])
 	ja := w.ask(t, w.agent, map[string]any{"text": "help", "language": "ja"})
 	require.Equal(t, "en", ja["language"])
 	require.Contains(t, ja["text"], "Japanese")

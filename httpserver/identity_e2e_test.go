@@ -78,6 +78,43 @@ func TestIdentityRoutes(t *testing.T) {
 	prod := h.do(request{method: "POST", path: "/identity/issue", body: map[string]any{"subjectRef": "p-1", "countryCode": "NG"}})
 	require.Equal(t, 503, prod.status, string(prod.body))
 
+	t.Run("refusal says why PRODUCTION", func(t *testing.T) {
+		first := func(r response) map[string]any {
+			require.Equal(t, 503, r.status, string(r.body))
+			require.Equal(t, "unavailable", r.errorCode(t))
+			return r.json(t)["errors"].([]any)[0].(map[string]any)
+		}
+		// No token, no header: PRODUCTION by default, and the detail says so, names
+		// the header the sandbox needs, and still says how to configure a provider.
+		e := first(prod)
+		detail := e["detail"].(string)
+		require.Contains(t, detail, "went to PRODUCTION because it carried no Veriland-Environment header")
+		require.Contains(t, detail, "Veriland-Environment: SANDBOX")
+		require.Contains(t, detail, "no KYC provider is configured for PRODUCTION")
+		require.Contains(t, detail, "-kyc-url")
+
+		// A caller that asked for PRODUCTION, by header or by token, gets the
+		// configuration advice without the sandbox hint.
+		asked := []request{
+			{method: "POST", path: "/identity/issue", header: map[string]string{headerEnvironment: "PRODUCTION"},
+				body: map[string]any{"subjectRef": "p-2", "countryCode": "NG"}},
+			{method: "POST", path: "/identity/issue", token: h.token(veriland.RoleVerifier, veriland.Production, "agency-1"),
+				body: map[string]any{"subjectRef": "p-3", "countryCode": "NG"}},
+		}
+		for _, req := range asked {
+			e := first(h.do(req))
+			detail := e["detail"].(string)
+			require.NotContains(t, detail, "Veriland-Environment: SANDBOX")
+			require.Contains(t, detail, "no KYC provider is configured for PRODUCTION")
+			require.NotContains(t, detail, "went to PRODUCTION because")
+		}
+
+		// The same request with the header is served by the sandbox.
+		ok := h.do(request{method: "POST", path: "/identity/issue", header: sandboxHeader,
+			body: map[string]any{"subjectRef": "p-1", "countryCode": "NG"}})
+		require.Equal(t, 201, ok.status, string(ok.body))
+	})
+
 	t.Run("validation", func(t *testing.T) {
 		r := h.do(request{method: "POST", path: "/identity/issue", header: sandboxHeader,
 			body: map[string]any{"subjectRef": "", "countryCode": "ng", "walletAddress": "0xAbC"}})

@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
@@ -20,10 +21,30 @@ func (s *Server) issueIdentity(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := s.cfg.Identity.Issue(r.Context(), env, req)
 	if err != nil {
-		return err
+		return s.defaultEnvHint(r, err)
 	}
 	s.writeJSON(w, r, http.StatusCreated, res)
 	return nil
+}
+
+// defaultEnvHint completes the refusal of a public route that creates records when
+// the request went to PRODUCTION only because it named no environment (no token, no
+// Veriland-Environment header) and PRODUCTION lacks a dependency the operator has
+// not configured (503 unavailable with meta "missing"): a newcomer trying the sandbox
+// most likely forgot the header, so the detail says so before it says how to
+// configure the dependency. Any other error is returned as it is.
+func (s *Server) defaultEnvHint(r *http.Request, err error) error {
+	if _, ok := veriland.PrincipalFrom(r.Context()); ok || r.Header.Get(headerEnvironment) != "" {
+		return err
+	}
+	var ve *veriland.Error
+	if !errors.As(err, &ve) || ve.Code != veriland.CodeUnavailable || ve.Meta["missing"] == nil {
+		return err
+	}
+	hinted := *ve
+	hinted.Message = "This request went to PRODUCTION because it carried no " + headerEnvironment + " header (and no token); " +
+		"to use the sandbox, send the header " + headerEnvironment + ": SANDBOX. For PRODUCTION: " + ve.Message
+	return &hinted
 }
 
 // identityRead serves GET /identity/{did}/status and GET /identity/review/{id},
