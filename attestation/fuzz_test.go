@@ -58,12 +58,74 @@ func FuzzVerifyJSON(f *testing.F) {
 	})
 }
 
-// Decoding any bytes as typed data, checking it against a message and hashing it
-// with apitypes must never panic.
+// typedDataReference is, written out by hand, the eth_signTypedData_v4 object of the
+// message FuzzTypedData checks against, for chain 1: what a wallet hashes.
+const typedDataReference = `{
+ "types": {
+  "EIP712Domain": [{"name":"name","type":"string"},{"name":"version","type":"string"},{"name":"chainId","type":"uint256"}],
+  "Attestation": [
+   {"name":"id","type":"string"},{"name":"kind","type":"string"},{"name":"subject","type":"string"},
+   {"name":"verifier","type":"string"},{"name":"scope","type":"string[]"},{"name":"claimsHash","type":"bytes32"},
+   {"name":"evidenceHash","type":"bytes32"},{"name":"issuedAt","type":"uint64"},{"name":"expiresAt","type":"uint64"}]
+ },
+ "primaryType": "Attestation",
+ "domain": {"name":"` + DomainName + `","version":"` + DomainVersion + `","chainId":1},
+ "message": {"id":"att_x","kind":"CONSENT","subject":"s","verifier":"","scope":["a"],
+  "claimsHash":"0x0000000000000000000000000000000000000000000000000000000000000000",
+  "evidenceHash":"0x0000000000000000000000000000000000000000000000000000000000000000",
+  "issuedAt":1,"expiresAt":0}
+}`
+
+// apitypesDigest is go-ethereum's own EIP-712 digest of td (apitypes.TypedDataAndHash),
+// completing the EIP712Domain type from the domain's members when td leaves it out, as
+// ethers does; ok is false when apitypes cannot hash td (or panics on it).
+func apitypesDigest(td apitypes.TypedData) (digest []byte, ok bool) {
+	defer func() {
+		if recover() != nil {
+			digest, ok = nil, false
+		}
+	}()
+	if _, has := td.Types["EIP712Domain"]; !has {
+		types := apitypes.Types{}
+		for k, v := range td.Types {
+			types[k] = v
+		}
+		var dom []apitypes.Type
+		if td.Domain.Name != "" {
+			dom = append(dom, apitypes.Type{Name: "name", Type: "string"})
+		}
+		if td.Domain.Version != "" {
+			dom = append(dom, apitypes.Type{Name: "version", Type: "string"})
+		}
+		if td.Domain.ChainId != nil {
+			dom = append(dom, apitypes.Type{Name: "chainId", Type: "uint256"})
+		}
+		types["EIP712Domain"] = dom
+		td.Types = types
+	}
+	d, _, err := apitypes.TypedDataAndHash(td)
+	return d, err == nil
+}
+
+// FuzzTypedData decodes any bytes as typed data and checks it against a message:
+// whatever checkTypedData accepts must hash, with go-ethereum's apitypes (an
+// implementation independent of the package's hand-written encoder), to the digest of
+// the message it was checked against. A check that lets a different message, type,
+// domain or value form through fails here. Hashing with ethsig.APIDigest must never
+// panic.
 func FuzzTypedData(f *testing.F) {
 	m := Message{ID: "att_x", Kind: "CONSENT", Subject: "s", Scope: []string{"a"}, IssuedAt: 1}
+	var ref apitypes.TypedData
+	if err := json.Unmarshal([]byte(typedDataReference), &ref); err != nil {
+		f.Fatal(err)
+	}
+	want, ok := apitypesDigest(ref)
+	if !ok || !bytes.Equal(want, func() []byte { d := m.Digest(1); return d[:] }()) {
+		f.Fatalf("the reference typed data hashes to %x, Message.Digest to %x", want, m.Digest(1))
+	}
 	good, _ := json.Marshal(m.TypedData(1))
 	f.Add(good)
+	f.Add([]byte(typedDataReference))
 	f.Add([]byte(`{"types":{"Attestation":[{"name":"scope","type":"string[]"}]},"primaryType":"Attestation","domain":{"chainId":1},"message":{"scope":"x"}}`))
 	f.Add([]byte(`{"types":{"A":[{"name":"a","type":"A"}]},"primaryType":"A","domain":{"name":"n"},"message":{"a":{"a":{"a":{}}}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -72,7 +134,17 @@ func FuzzTypedData(f *testing.F) {
 			return
 		}
 		att := &Attestation{TypedData: TypedData(td)}
-		_ = checkTypedData(att, &m, 1)
+		err := checkTypedData(att, &m, 1)
 		_, _, _, _ = ethsig.APIDigest(td)
+		if err != nil || (td.PrimaryType == "" && td.Message == nil && td.Types == nil) {
+			return // refused, or absent (the fields alone are what is signed)
+		}
+		got, ok := apitypesDigest(td)
+		if !ok {
+			t.Fatalf("accepted typed data that apitypes cannot hash: %s", b)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("accepted typed data whose apitypes digest is %x, not the message's %x: %s", got, want, b)
+		}
 	})
 }

@@ -286,7 +286,7 @@ func TestDecideRefusals(t *testing.T) {
 	full := f.create(nil)
 	selective := f.create(func(c *consent.CreateRequest) { c.Mode = consent.ModeSelective })
 	good := func(r *consent.Request) consent.Decision {
-		return signed(t, r, f.holder, consent.StatusApproved, r.Scope)
+		return f.signedServed(t, r, f.holder, consent.StatusApproved, r.Scope)
 	}
 	tests := []struct {
 		name    string
@@ -298,28 +298,28 @@ func TestDecideRefusals(t *testing.T) {
 		message string
 	}{
 		{name: "signed by another wallet", req: full, mut: func(d *consent.Decision, r *consent.Request) {
-			d.Signature = sign(t, r, stranger, consent.StatusApproved, r.Scope, testChainID)
+			d.Signature = f.signServed(t, r, stranger, consent.StatusApproved, r.Scope, 0)
 		}, code: veriland.CodeInvalidSignature, pointer: "/holderSignature",
 			message: "recovered " + addr(stranger).Hex() + " but holderAddress is " + addr(f.holder).Hex()},
 		{name: "signer is not the subject's wallet", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.HolderAddress = addr(stranger).Hex()
-			d.Signature = sign(t, r, stranger, consent.StatusApproved, r.Scope, testChainID)
+			d.Signature = f.signServed(t, r, stranger, consent.StatusApproved, r.Scope, 0)
 		}, code: veriland.CodeInvalidSignature, pointer: "/holderAddress"},
 		{name: "another identity's wallet", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.HolderAddress = addr(otherKey).Hex()
-			d.Signature = sign(t, r, otherKey, consent.StatusApproved, r.Scope, testChainID)
+			d.Signature = f.signServed(t, r, otherKey, consent.StatusApproved, r.Scope, 0)
 		}, code: veriland.CodeInvalidSignature, pointer: "/holderAddress"},
 		{name: "high-s twin", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.Signature = highS(t, d.Signature)
 		}, code: veriland.CodeInvalidSignature, pointer: "/holderSignature", cause: ethsig.ErrHighS},
 		{name: "wrong chain id", req: full, mut: func(d *consent.Decision, r *consent.Request) {
-			d.Signature = sign(t, r, f.holder, consent.StatusApproved, r.Scope, 1)
+			d.Signature = f.signServed(t, r, f.holder, consent.StatusApproved, r.Scope, 1)
 		}, code: veriland.CodeInvalidSignature, pointer: "/holderSignature"},
 		{name: "signed REJECTED, sent APPROVED", req: full, mut: func(d *consent.Decision, r *consent.Request) {
-			d.Signature = sign(t, r, f.holder, consent.StatusRejected, r.Scope, testChainID)
+			d.Signature = f.signServed(t, r, f.holder, consent.StatusRejected, r.Scope, 0)
 		}, code: veriland.CodeInvalidSignature, pointer: "/holderSignature"},
 		{name: "signed another disclosure", req: full, mut: func(d *consent.Decision, r *consent.Request) {
-			d.Signature = sign(t, r, f.holder, consent.StatusApproved, nil, testChainID)
+			d.Signature = f.signServed(t, r, f.holder, consent.StatusApproved, nil, 0)
 		}, code: veriland.CodeInvalidSignature, pointer: "/holderSignature"},
 		{name: "v 29", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			b := hexutil.MustDecode(d.Signature)
@@ -346,7 +346,7 @@ func TestDecideRefusals(t *testing.T) {
 		}, code: veriland.CodeValidationFailed, pointer: "/decision"},
 		{name: "disclosedScope not in scope", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.DisclosedScope = []string{"is_adult", "full_name"}
-			d.Signature = sign(t, r, f.holder, consent.StatusApproved, d.DisclosedScope, testChainID)
+			d.Signature = f.signServed(t, r, f.holder, consent.StatusApproved, d.DisclosedScope, 0)
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope/1"},
 		{name: "repeated disclosed item", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.DisclosedScope = []string{"is_adult", "is_adult"}
@@ -356,15 +356,15 @@ func TestDecideRefusals(t *testing.T) {
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope"},
 		{name: "PROOF_ONLY partial disclosure", req: full, mut: func(d *consent.Decision, r *consent.Request) {
 			d.DisclosedScope = []string{"is_adult"}
-			d.Signature = sign(t, r, f.holder, consent.StatusApproved, d.DisclosedScope, testChainID)
+			d.Signature = f.signServed(t, r, f.holder, consent.StatusApproved, d.DisclosedScope, 0)
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope"},
 		{name: "SELECTIVE empty disclosure", req: selective, mut: func(d *consent.Decision, r *consent.Request) {
 			d.DisclosedScope = []string{}
-			d.Signature = sign(t, r, f.holder, consent.StatusApproved, nil, testChainID)
+			d.Signature = f.signServed(t, r, f.holder, consent.StatusApproved, nil, 0)
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope"},
 		{name: "SELECTIVE not in scope", req: selective, mut: func(d *consent.Decision, r *consent.Request) {
 			d.DisclosedScope = []string{"age_over_21"}
-			d.Signature = sign(t, r, f.holder, consent.StatusApproved, d.DisclosedScope, testChainID)
+			d.Signature = f.signServed(t, r, f.holder, consent.StatusApproved, d.DisclosedScope, 0)
 		}, code: veriland.CodeValidationFailed, pointer: "/disclosedScope/0"},
 	}
 	for _, tc := range tests {

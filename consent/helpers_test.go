@@ -16,6 +16,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	gethmath "github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 	"github.com/stretchr/testify/require"
@@ -209,7 +210,16 @@ func addr(key *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(
 // (go-ethereum's generic encoder), v 27/28 unless v01.
 func signView(t testing.TB, view *consent.View, key *ecdsa.PrivateKey, decision consent.Status, disclosed []string, v01 bool) string {
 	t.Helper()
-	td := apitypes.TypedData(view.TypedData)
+	return signTypedData(t, apitypes.TypedData(view.TypedData), key, decision, disclosed, 0, v01)
+}
+
+// signTypedData fills decision and disclosedScopeHash into td's message (a copy), sets
+// its domain's chainId to chainID unless 0, and signs the digest go-ethereum's
+// apitypes.TypedDataAndHash computes: an implementation independent of the
+// production digest (consent.ConsentMessage(...).Digest), so a wrong production
+// digest fails the tests that sign this way.
+func signTypedData(t testing.TB, td apitypes.TypedData, key *ecdsa.PrivateKey, decision consent.Status, disclosed []string, chainID uint64, v01 bool) string {
+	t.Helper()
 	msg := apitypes.TypedDataMessage{}
 	for k, v := range td.Message {
 		msg[k] = v
@@ -218,14 +228,41 @@ func signView(t testing.TB, view *consent.View, key *ecdsa.PrivateKey, decision 
 	h := ethsig.HashStrings(disclosed)
 	msg["disclosedScopeHash"] = hexutil.Encode(h[:])
 	td.Message = msg
-	digest, _, _, err := ethsig.APIDigest(td)
+	if chainID != 0 {
+		td.Domain.ChainId = (*gethmath.HexOrDecimal256)(new(big.Int).SetUint64(chainID))
+	}
+	digest, _, err := apitypes.TypedDataAndHash(td)
 	require.NoError(t, err)
-	sig, err := crypto.Sign(digest[:], key)
+	sig, err := crypto.Sign(digest, key)
 	require.NoError(t, err)
 	if !v01 {
 		sig[64] += 27
 	}
 	return hexutil.Encode(sig)
+}
+
+// signServed signs the consent of r over the typed data the service serves for it
+// (Service.Context), as a wallet does, for chainID (0: the served one).
+func (f *fixture) signServed(t testing.TB, r *consent.Request, key *ecdsa.PrivateKey, decision consent.Status, disclosed []string, chainID uint64) string {
+	t.Helper()
+	view, err := f.svc.Context(f.ctx, veriland.Sandbox, r.ID)
+	require.NoError(t, err)
+	if disclosed == nil {
+		disclosed = []string{}
+	}
+	return signTypedData(t, apitypes.TypedData(view.TypedData), key, decision, disclosed, chainID, false)
+}
+
+// signedServed is signed with the signature from signServed.
+func (f *fixture) signedServed(t testing.TB, r *consent.Request, key *ecdsa.PrivateKey, decision consent.Status, disclosed []string) consent.Decision {
+	t.Helper()
+	if disclosed == nil {
+		disclosed = []string{}
+	}
+	return consent.Decision{
+		HolderAddress: addr(key).Hex(), Decision: decision, DisclosedScope: disclosed,
+		Signature: f.signServed(t, r, key, decision, disclosed, 0),
+	}
 }
 
 // sign signs the consent of r directly, for chainID.

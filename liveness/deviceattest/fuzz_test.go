@@ -1,14 +1,17 @@
 package deviceattest
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"testing"
 )
 
-// The fuzz targets only demand that bad input yields an error, never a panic, and that
-// nothing is accepted that should not be.
+// The fuzz targets demand that bad input yields an error, never a panic, and that
+// whatever is accepted carries the challenge binding, recomputed independently of the
+// verifiers (fuzz_oracle_test.go). Their committed corpora are under
+// testdata/fuzz/<FuzzName>.
 
 func FuzzKeyAttestationChain(f *testing.F) {
 	for _, tc := range keyAttestationVectors {
@@ -25,7 +28,14 @@ func FuzzKeyAttestationChain(f *testing.F) {
 		if _, err := v.VerifyChain(chain); err != nil {
 			return
 		}
-		_, _ = v.VerifyChallenge(context.Background(), token, []byte("6417f92c-daef-4cc1-8828-5bb39338ffd5"))
+		want := []byte("6417f92c-daef-4cc1-8828-5bb39338ffd5")
+		if _, err := v.VerifyChallenge(context.Background(), token, want); err != nil {
+			return
+		}
+		got, err := keyAttestationChallenge(token)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("accepted a chain whose leaf attests challenge %q (%v), not %q", got, err, want)
+		}
 	})
 }
 
@@ -71,26 +81,47 @@ func FuzzAppAttestCBOR(f *testing.F) {
 	f.Add(good)
 	_, trailing := attestationOf(fx.token(f, appAttestParams{challenge: challenge, trailing: []byte{0xff, 0x00}}))
 	f.Add(trailing)
+	_, otherChallenge := attestationOf(fx.token(f, appAttestParams{challenge: [32]byte{3, 2, 1}}))
+	f.Add(otherChallenge)
 	vec, _, _ := readAppAttestVector(f)
 	real, _ := base64.StdEncoding.DecodeString(vec.Attestation)
 	f.Add(real)
 	f.Add([]byte{0xa0})
 	f.Fuzz(func(t *testing.T, att []byte) {
 		js, _ := json.Marshal(appAttestToken{KeyID: keyID, Attestation: base64.StdEncoding.EncodeToString(att)})
-		_, _ = v.Verify(context.Background(), base64.StdEncoding.EncodeToString(js), challenge)
 		_, _ = v.parseAuthenticatorData(att)
+		if _, err := v.Verify(context.Background(), base64.StdEncoding.EncodeToString(js), challenge); err != nil {
+			return
+		}
+		if err := appAttestBinding(att, keyID, challenge[:]); err != nil {
+			t.Fatalf("accepted an attestation that does not bind the challenge: %v", err)
+		}
 	})
 }
 
 func FuzzPlayIntegrityToken(f *testing.F) {
-	keys := newPlayKeys(f)
+	keys := fixedPlayKeys(f)
 	challenge := [32]byte{4, 5, 6}
 	v := newPlayVerifier(f, keys.decoder(f), testEpoch)
 	f.Add(keys.seal(f, playPayload(challenge, testEpoch)))
+	f.Add(keys.seal(f, playPayload([32]byte{4, 5, 7}, testEpoch)))
 	f.Add("a.b.c.d.e")
 	f.Add("eyJhbGciOiJBMjU2S1ciLCJlbmMiOiJBMjU2R0NNIn0.....")
 	f.Fuzz(func(t *testing.T, token string) {
-		_, _ = v.Verify(context.Background(), token, challenge)
+		res, err := v.Verify(context.Background(), token, challenge)
+		if err != nil {
+			return
+		}
+		payload, err := playTokenPayload(keys, token)
+		if err != nil {
+			t.Fatalf("accepted a token go-jose cannot open with the app's keys: %v", err)
+		}
+		if err := playBinding(payload, challenge); err != nil {
+			t.Fatalf("accepted a verdict for another challenge: %v", err)
+		}
+		if res.Type != PlayIntegrity || (res.Trust != TrustBasic && res.Trust != TrustStrong) {
+			t.Fatalf("bad result %+v", res)
+		}
 	})
 }
 
@@ -100,12 +131,20 @@ func FuzzPlayIntegrityPayload(f *testing.F) {
 	f.Add(good)
 	strong, _ := json.Marshal(set(playPayload(challenge, testEpoch), "deviceIntegrity.deviceRecognitionVerdict", []string{MeetsStrongIntegrity}))
 	f.Add(strong)
+	other, _ := json.Marshal(playPayload([32]byte{4, 5, 7}, testEpoch))
+	f.Add(other)
 	f.Add([]byte(`{"requestDetails":{"timestampMillis":"1e3"}}`))
 	v := newPlayVerifier(f, &OfflineDecoder{}, testEpoch)
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		res, err := v.CheckPayload(payload, challenge)
-		if err == nil && (res.Trust != TrustBasic && res.Trust != TrustStrong) {
+		if err != nil {
+			return
+		}
+		if res.Trust != TrustBasic && res.Trust != TrustStrong {
 			t.Fatalf("bad trust %q", res.Trust)
+		}
+		if err := playBinding(payload, challenge); err != nil {
+			t.Fatalf("accepted a verdict for another challenge: %v", err)
 		}
 	})
 }

@@ -46,6 +46,7 @@ func Run(t *testing.T, open OpenFunc) {
 		{"Scan", testScan},
 		{"ScanModel", testScanModel},
 		{"ScanStopAndError", testScanStopAndError},
+		{"ScanPages", testScanPages},
 		{"ScanOwnWrites", testScanOwnWrites},
 		{"SnapshotView", testSnapshotView},
 		{"SnapshotInvariant", testSnapshotInvariant},
