@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -9,12 +10,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -41,9 +44,11 @@ func main() {
 type options struct {
 	data, addr, origin, trustDir, rateLimit, logLevel string
 	database, keysDir                                 string
+	rateLimits                                        httpserver.RateLimits
 	trustForwardedFor                                 bool
 	trustedProxies                                    []netip.Prefix
 	kycURL, kycSecret                                 string
+	webhookProviders                                  string
 	androidPackage, androidDigests                    string
 	appleAppID                                        string
 	appleDevelopment                                  bool
@@ -70,10 +75,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.addr, "addr", envOr("VERILAND_ADDR", "127.0.0.1:8080"), "listen address")
 	fs.StringVar(&o.origin, "public-origin", envOr("VERILAND_PUBLIC_ORIGIN", ""), "public scheme://host[:port] (default http://ADDR)")
 	fs.StringVar(&o.trustDir, "trust-dir", envOr("VERILAND_TRUST_DIR", ""), "directory of CSCA certificates and ICAO master lists")
-	fs.StringVar(&o.rateLimit, "rate-limit", envOr("VERILAND_RATE_LIMIT", "on"), "rate limiting: on or off")
+	fs.StringVar(&o.rateLimit, "rate-limit", envOr("VERILAND_RATE_LIMIT", "on"), rateLimitUsage)
 	fs.StringVar(&o.logLevel, "log-level", envOr("VERILAND_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&o.kycURL, "kyc-url", envOr("VERILAND_KYC_URL", ""), "PRODUCTION KYC provider endpoint (https; signed requests, identity.HTTPKYC); without it PRODUCTION issuance answers 503")
 	fs.StringVar(&o.kycSecret, "kyc-secret", envOr("VERILAND_KYC_SECRET", ""), "with -kyc-url: the secret shared with the KYC provider, whsec_<base64>; it signs requests and verifies its kyc.completed webhooks")
+	fs.StringVar(&o.webhookProviders, "webhook-providers", envOr("VERILAND_WEBHOOK_PROVIDERS", ""), "inbound webhook providers (POST /v1/webhooks/{provider}): a JSON file, or the JSON itself, mapping names to {scheme: standard-webhooks|hmac-sha256, secrets, eventTypes, header, encoding, prefix, eventIdPath} (see doc.go)")
 	fs.StringVar(&o.androidPackage, "android-package", envOr("VERILAND_ANDROID_PACKAGE", ""), "Android application id of the holder app: KEY_ATTESTATION chains must name it (attestationApplicationId); PLAY_INTEGRITY verdicts must be for it")
 	fs.StringVar(&o.androidDigests, "android-signing-digest", envOr("VERILAND_ANDROID_SIGNING_DIGEST", ""), "with -android-package: comma-separated SHA-256 digests (hex or base64) of the app's signing certificates; KEY_ATTESTATION chains must carry one")
 	fs.StringVar(&o.appleAppID, "apple-app-id", envOr("VERILAND_APPLE_APP_ID", ""), "TEAMID.bundle.id of the iOS holder app: enables APP_ATTEST (pinned to the embedded Apple App Attestation root)")
@@ -107,8 +113,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	if o.rateLimit != "on" && o.rateLimit != "off" {
-		return nil, fmt.Errorf("-rate-limit must be on or off")
+	if o.rateLimits, err = parseRateLimits(o.rateLimit); err != nil {
+		return nil, err
 	}
 	for _, c := range strings.Split(*proxies, ",") {
 		if c = strings.TrimSpace(c); c == "" {
@@ -133,6 +139,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-chain-id must be positive")
 	}
 	if err := o.checkKYC(); err != nil {
+		return nil, err
+	}
+	if _, err := o.inboundProviders(); err != nil {
 		return nil, err
 	}
 	if err := o.checkDevice(); err != nil {
@@ -199,6 +208,54 @@ func kycKeys(o *options, k *httpserver.Keys) error {
 	}
 	k.WebhookProviders = webhook.Providers{
 		"kyc": {Secrets: []webhook.Secret{sec}, EventTypes: []string{webhook.EventKYCCompleted}},
+	}
+	return nil
+}
+
+// inboundProviders reads -webhook-providers: a file name, or JSON text when it starts
+// with "{" (webhook.ParseProviders). Errors never repeat a secret.
+func (o *options) inboundProviders() (webhook.Providers, error) {
+	v := strings.TrimSpace(o.webhookProviders)
+	if v == "" {
+		return nil, nil
+	}
+	raw := []byte(v)
+	if !strings.HasPrefix(v, "{") {
+		var err error
+		if raw, err = os.ReadFile(v); err != nil {
+			return nil, fmt.Errorf("-webhook-providers: %w", err)
+		}
+	}
+	ps, err := webhook.ParseProviders(raw)
+	if err != nil {
+		return nil, fmt.Errorf("-webhook-providers: %w", err)
+	}
+	if _, ok := ps["kyc"]; ok && o.kycURL != "" {
+		return nil, fmt.Errorf("-webhook-providers: the \"kyc\" provider is configured by -kyc-url and -kyc-secret; name this one otherwise")
+	}
+	return ps, nil
+}
+
+// providerSummary lists providers as "name:scheme" in name order, for the start-up log.
+func providerSummary(ps webhook.Providers) string {
+	names := slices.Sorted(maps.Keys(ps))
+	for i, n := range names {
+		names[i] = n + ":" + string(cmp.Or(ps[n].Scheme, webhook.SchemeStandardWebhooks))
+	}
+	return strings.Join(names, ",")
+}
+
+// webhookKeys adds the providers of -webhook-providers to k's (the "kyc" of -kyc-url).
+func webhookKeys(o *options, k *httpserver.Keys) error {
+	ps, err := o.inboundProviders()
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	if k.WebhookProviders == nil {
+		k.WebhookProviders = webhook.Providers{}
+	}
+	for name, p := range ps {
+		k.WebhookProviders[name] = p
 	}
 	return nil
 }
@@ -300,6 +357,13 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		ln.Close()
 		return err
 	}
+	if err := webhookKeys(o, &keys); err != nil {
+		ln.Close()
+		return err
+	}
+	if len(keys.WebhookProviders) > 0 {
+		logger.Info("inbound webhook providers", "providers", providerSummary(keys.WebhookProviders))
+	}
 	if keys.DeviceVerifiers, err = deviceVerifiers(o); err != nil {
 		ln.Close()
 		return err
@@ -322,7 +386,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store.Store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
-		RateLimits: httpserver.RateLimits{Disabled: o.rateLimit == "off"}, MetricsToken: o.metricsToken,
+		RateLimits: o.rateLimits, MetricsToken: o.metricsToken,
 		MetricsCollectors: store.collectors(),
 		TrustForwardedFor: o.trustForwardedFor, TrustedProxies: o.trustedProxies,
 	}, keys)

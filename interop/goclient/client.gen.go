@@ -65,6 +65,7 @@ const (
 	AssistantActionRelAttestationStatus   AssistantActionRel = "attestation_status"
 	AssistantActionRelCertificatePdf      AssistantActionRel = "certificate_pdf"
 	AssistantActionRelConsentPage         AssistantActionRel = "consent_page"
+	AssistantActionRelOwnerConsent        AssistantActionRel = "owner_consent"
 	AssistantActionRelParcel              AssistantActionRel = "parcel"
 	AssistantActionRelParcels             AssistantActionRel = "parcels"
 	AssistantActionRelTransfer            AssistantActionRel = "transfer"
@@ -80,6 +81,8 @@ func (e AssistantActionRel) Valid() bool {
 	case AssistantActionRelCertificatePdf:
 		return true
 	case AssistantActionRelConsentPage:
+		return true
+	case AssistantActionRelOwnerConsent:
 		return true
 	case AssistantActionRelParcel:
 		return true
@@ -102,6 +105,7 @@ const (
 	AssistantIntentCertificateCheck          AssistantIntent = "certificate_check"
 	AssistantIntentHelp                      AssistantIntent = "help"
 	AssistantIntentModel                     AssistantIntent = "model"
+	AssistantIntentMyParcels                 AssistantIntent = "my_parcels"
 	AssistantIntentParcelStatus              AssistantIntent = "parcel_status"
 	AssistantIntentTransferHowto             AssistantIntent = "transfer_howto"
 	AssistantIntentUnknown                   AssistantIntent = "unknown"
@@ -119,6 +123,8 @@ func (e AssistantIntent) Valid() bool {
 	case AssistantIntentHelp:
 		return true
 	case AssistantIntentModel:
+		return true
+	case AssistantIntentMyParcels:
 		return true
 	case AssistantIntentParcelStatus:
 		return true
@@ -2166,7 +2172,7 @@ type AssistantActionMethod string
 // AssistantActionRel defines model for AssistantAction.Rel.
 type AssistantActionRel string
 
-// AssistantIntent What the embedded router made of the text: a lookup tool, help, unknown (not understood and no language model configured: the help text), model (answered by the configured language model with the same tools), unsupported_language (an English answer saying which languages are spoken)
+// AssistantIntent What the embedded router made of the text: a lookup tool (my_parcels: a holder signed in with a wallet asking for the parcels it owns and the transfers waiting for its signature), help, unknown (not understood and no language model configured: the help text), model (answered by the configured language model with the same tools), unsupported_language (an English answer saying which languages are spoken)
 type AssistantIntent string
 
 // AssistantLanguage A language the assistant answers in (ISO 639-1)
@@ -2178,13 +2184,13 @@ type AssistantMessage struct {
 	Actions   *[]AssistantAction `json:"actions,omitempty"`
 	CreatedAt time.Time          `json:"createdAt"`
 
-	// DetectedLanguage What the embedded detector found in the user's text: ISO 639-1 (639-3 for a language without a 639-1 code), or und when the text is too short to tell
+	// DetectedLanguage What the embedded detector found in the user's text: ISO 639-1 (639-3 for a language without a 639-1 code), or und when the text is too short to tell (then the session's language, else English) or is in a language the detector cannot name (then an English unsupported_language answer, never a guessed supported language). Swahili, Hausa, Yoruba and Igbo (sw, ha, yo, ig) are recognised though not answered in
 	DetectedLanguage string `json:"detectedLanguage"`
 
 	// Id Examples: msg_abcdefghijklmnopqrstuvwxyz
 	Id string `json:"id"`
 
-	// Intent What the embedded router made of the text: a lookup tool, help, unknown (not understood and no language model configured: the help text), model (answered by the configured language model with the same tools), unsupported_language (an English answer saying which languages are spoken)
+	// Intent What the embedded router made of the text: a lookup tool (my_parcels: a holder signed in with a wallet asking for the parcels it owns and the transfers waiting for its signature), help, unknown (not understood and no language model configured: the help text), model (answered by the configured language model with the same tools), unsupported_language (an English answer saying which languages are spoken)
 	Intent AssistantIntent `json:"intent"`
 
 	// Language A language the assistant answers in (ISO 639-1)
