@@ -27,6 +27,7 @@ import (
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/internal/clocktest"
 	"github.com/veriland/veriland/internal/ethsig"
+	"github.com/veriland/veriland/internal/ethsig/ethsigtest"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/bolt"
 )
@@ -306,15 +307,7 @@ func signed(t testing.TB, r *consent.Request, key *ecdsa.PrivateKey, decision co
 // highS returns the malleable twin of a 27/28 signature: s' = n - s, v flipped.
 func highS(t testing.TB, sigHex string) string {
 	t.Helper()
-	sig := hexutil.MustDecode(sigHex)
-	n := crypto.S256().Params().N
-	s := new(big.Int).SetBytes(sig[32:64])
-	s.Sub(n, s)
-	out := make([]byte, 65)
-	copy(out, sig[:32])
-	s.FillBytes(out[32:64])
-	out[64] = 27 + 28 - sig[64]
-	return hexutil.Encode(out)
+	return hexutil.Encode(ethsigtest.HighS(hexutil.MustDecode(sigHex)))
 }
 
 func (f *fixture) events(env veriland.Environment) []recorded {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/internal/ethsig"
+	"github.com/veriland/veriland/internal/ethsig/ethsigtest"
 	"github.com/veriland/veriland/parcel"
 )
 
@@ -128,15 +128,7 @@ func signMessage(tb testing.TB, m *parcel.TransferConsent, key *ecdsa.PrivateKey
 // it, and a malleable verifier would take it.
 func highS(tb testing.TB, sigHex string) string {
 	tb.Helper()
-	sig := hexutil.MustDecode(sigHex)
-	n := crypto.S256().Params().N
-	s := new(big.Int).SetBytes(sig[32:64])
-	s.Sub(n, s)
-	out := make([]byte, 65)
-	copy(out, sig[:32])
-	s.FillBytes(out[32:64])
-	out[64] = 27 + 28 - sig[64]
-	return hexutil.Encode(out)
+	return hexutil.Encode(ethsigtest.HighS(hexutil.MustDecode(sigHex)))
 }
 
 // count returns how many events of action concern transfer (or, for "", any).
