@@ -434,7 +434,7 @@ func (s *Service) certifyTx(ctx context.Context, r repository, rec *parcelRecord
 			return err
 		}
 	}
-	vr, tok, err := s.mint(r, rec, 1, rec.Notary, now, pre)
+	vr, tok, err := s.mint(r, rec, 1, rec.Notary, nil, now, pre)
 	if err != nil {
 		return err
 	}
@@ -481,8 +481,10 @@ func certificateOwner(name string, owner OwnerView) CertificateOwner {
 // mint writes certificate version v of rec's current owner (sealed name, id_doc hash,
 // bound wallet) certified by notary at now: the signed version record (CURRENT), its
 // hash index entry and its ACTIVE token, with an anchoring job when the environment
-// anchors. The token's owner is the owner's bound wallet when there is one.
-func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string, now time.Time, pre *presigned) (*versionRecord, *Token, error) {
+// anchors. The token's owner is the owner's bound wallet when there is one. from is
+// the transfer that makes the version (nil for certification): the version records it
+// and how the previous owner consented.
+func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string, from *transferRecord, now time.Time, pre *presigned) (*versionRecord, *Token, error) {
 	tokenID := TokenID(rec.ID, v)
 	chainID := s.Issuer.ChainID
 	var sc *SignedCertificate
@@ -502,6 +504,9 @@ func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string,
 		},
 		OwnerName: rec.OwnerName, IDDocHash: rec.Owner.IDDocHash,
 		GPS: rec.GPS, AreaM2: rec.AreaM2, City: rec.City, ChainID: chainID, Signature: sc.Signature,
+	}
+	if from != nil {
+		vr.TransferID, vr.OwnerConsent = from.ID, from.OwnerConsent.Method
 	}
 	holder := ownerRef(rec.ID, rec.Owner.IDDocHash)
 	if rec.Owner.bound() {

@@ -50,23 +50,14 @@ func TransferConsentOf(t *Transfer, decision string) *TransferConsent {
 	if t == nil || t.OwnerConsent == nil || t.OwnerConsent.TypedData == nil {
 		return nil
 	}
-	msg := t.OwnerConsent.TypedData.Message
-	m := &TransferConsent{TransferID: t.ID, ParcelID: t.ParcelID, FromVersion: t.FromVersion, Notary: t.Notary, Decision: decision}
-	if h, err := hexutil.Decode(t.NewOwner.IDDocHash); err == nil && len(h) == 32 {
-		copy(m.NewOwnerIDDocHash[:], h)
-	}
-	if t.NewOwner.WalletAddress != "" {
-		m.NewOwnerWallet = common.HexToAddress(t.NewOwner.WalletAddress)
-	}
-	if n, ok := msg["nonce"].(string); ok {
+	// The view lacks only the nonce, which the served typed data carries.
+	tr := &transferRecord{Transfer: *t}
+	if n, ok := t.OwnerConsent.TypedData.Message["nonce"].(string); ok {
 		if b, err := hexutil.Decode(n); err == nil && len(b) == 32 {
-			copy(m.Nonce[:], b)
+			tr.Nonce = b
 		}
 	}
-	if d := t.OwnerConsent.Deadline; d != nil {
-		m.Deadline = uint64(max(d.Unix(), 0))
-	}
-	return m
+	return transferMessage(tr, decision)
 }
 
 // due reports whether tr waits for its owner past the deadline at now.
@@ -78,13 +69,8 @@ func (tr *transferRecord) due(now time.Time) bool {
 // expireTx moves the due transfer tr to EXPIRED and frees its parcel. Its DecidedAt is
 // its deadline, when it logically ended, whenever the sweeper or a reader noticed.
 func (s *Service) expireTx(ctx context.Context, r repository, tr *transferRecord, now time.Time) error {
-	at := *tr.OwnerConsent.Deadline
-	if err := s.endTransfer(ctx, r, tr, actor{sub: ActorSystem}, TransferExpired, ActionTransferExpired,
-		"the owner did not answer before the deadline", now); err != nil {
-		return err
-	}
-	tr.DecidedAt = &at
-	return r.putTransfer(tr, false)
+	return s.endTransfer(ctx, r, tr, actor{sub: ActorSystem}, TransferExpired, ActionTransferExpired,
+		"the owner did not answer before the deadline", *tr.OwnerConsent.Deadline, now)
 }
 
 // readTransfer reads transfer id of env, expiring it first (persisted, with its event)
@@ -431,7 +417,7 @@ func (s *Service) DecideOwner(ctx context.Context, env veriland.Environment, id 
 		a := actor{sub: owner, role: veriland.RoleHolder}
 		if d.Decision == DecisionRejected {
 			tr.RejectedBy = RejectedByOwner
-			if err := s.endTransfer(ctx, r, tr, a, TransferRejected, ActionTransferOwnerRejected, "refused by the owner", now); err != nil {
+			if err := s.endTransfer(ctx, r, tr, a, TransferRejected, ActionTransferOwnerRejected, "refused by the owner", now, now); err != nil {
 				return err
 			}
 		} else {

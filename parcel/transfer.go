@@ -362,12 +362,8 @@ func (s *Service) approveTx(ctx context.Context, r repository, tr *transferRecor
 		}
 	}
 	takeOver(rec, tr, did)
-	vr, tok, err := s.mint(r, rec, v, tr.Notary, now, pre)
+	vr, tok, err := s.mint(r, rec, v, tr.Notary, tr, now, pre)
 	if err != nil {
-		return err
-	}
-	vr.TransferID, vr.OwnerConsent = tr.ID, tr.OwnerConsent.Method
-	if err := r.putVersion(vr); err != nil {
 		return err
 	}
 	rec.Version, rec.CertificateHash, rec.TokenID = v, vr.Hash, tok.TokenID
@@ -407,12 +403,12 @@ func (s *Service) closeTransfer(ctx context.Context, r repository, tr *transferR
 	if st == TransferCancelled {
 		action = ActionTransferCancelled
 	}
-	return s.endTransfer(ctx, r, tr, a, st, action, reason, now)
+	return s.endTransfer(ctx, r, tr, a, st, action, reason, now, now)
 }
 
-// endTransfer moves tr to the final status st at now, frees its parcel and emits
-// action.
-func (s *Service) endTransfer(ctx context.Context, r repository, tr *transferRecord, a actor, st TransferStatus, action Action, reason string, now time.Time) error {
+// endTransfer moves tr to the final status st, decided at decidedAt (an expiry's
+// deadline; otherwise now), frees its parcel and emits action at now.
+func (s *Service) endTransfer(ctx context.Context, r repository, tr *transferRecord, a actor, st TransferStatus, action Action, reason string, decidedAt, now time.Time) error {
 	rec, err := r.parcel(tr.ParcelID)
 	if err != nil {
 		return err
@@ -423,7 +419,7 @@ func (s *Service) endTransfer(ctx context.Context, r repository, tr *transferRec
 			return err
 		}
 	}
-	tr.Status, tr.Reason, tr.DecidedAt = st, reason, &now
+	tr.Status, tr.Reason, tr.DecidedAt = st, reason, &decidedAt
 	if err := r.putTransfer(tr, false); err != nil {
 		return err
 	}
