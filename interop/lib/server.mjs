@@ -3,7 +3,7 @@
 
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -46,10 +46,16 @@ async function freePort() {
  * loopback port with a fresh data directory, and resolves once it logs
  * "listening on". The returned object has the origin, the binary, the data
  * directory, mintToken() and stop().
+ *
+ * options.args are extra command-line flags (e.g. PRODUCTION's -eth-rpc, -anchor-key,
+ * -chain-id), options.env extra environment variables of the server process and
+ * options.startTimeoutMs how long to wait for "listening on" (default 30 s), and
+ * options.bin a server binary to run (e.g. from serverBinary()) instead of building one;
+ * startServer() with none of them starts the plain SANDBOX server.
  */
-export async function startServer() {
+export async function startServer({ args = [], env = {}, startTimeoutMs: waitMs = startTimeoutMs, bin: given = '' } = {}) {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'veriland-interop-'));
-  let bin = process.env.VERILAND_SERVER_BIN ? path.resolve(process.env.VERILAND_SERVER_BIN) : '';
+  let bin = given || (process.env.VERILAND_SERVER_BIN ? path.resolve(process.env.VERILAND_SERVER_BIN) : '');
   if (!bin) {
     bin = path.join(tmp, 'veriland-server');
     try {
@@ -69,7 +75,7 @@ export async function startServer() {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     try {
-      const child = await spawnServer(bin, data, port, origin, logPath);
+      const child = await spawnServer(bin, data, port, origin, logPath, args, env, waitMs);
       return {
         origin, bin, data, tmp, logPath,
         mintToken: (role, env, acct) => mint(bin, data, role, env, acct),
@@ -87,20 +93,48 @@ export async function startServer() {
   throw lastErr;
 }
 
-async function spawnServer(bin, data, port, origin, logPath) {
+let builtBinary;
+
+/**
+ * The reference server's binary, built once for this process into a temporary directory
+ * removed at exit (or VERILAND_SERVER_BIN): for a test that looks at the binary's flags
+ * before it starts the server, or starts it more than once.
+ */
+export function serverBinary() {
+  if (process.env.VERILAND_SERVER_BIN) return Promise.resolve(path.resolve(process.env.VERILAND_SERVER_BIN));
+  builtBinary ??= (async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'veriland-interop-bin-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const bin = path.join(dir, 'veriland-server');
+    await run('go', ['build', '-o', bin, './examples/server'], { cwd: repoRoot, timeout: buildTimeoutMs });
+    return bin;
+  })();
+  return builtBinary;
+}
+
+/** The names of the command-line flags the binary accepts (from its -h usage), without the dash. */
+export async function serverFlags(bin) {
+  const usage = await new Promise((resolve) => {
+    execFile(bin, ['-h'], { maxBuffer: 4 << 20, timeout: 30_000 }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+  });
+  return new Set([...usage.matchAll(/^\s+-([A-Za-z0-9][\w.-]*)/gm)].map((m) => m[1]));
+}
+
+async function spawnServer(bin, data, port, origin, logPath, extraArgs = [], extraEnv = {}, waitMs = startTimeoutMs) {
   const log = createWriteStream(logPath, { flags: 'a' });
   const child = spawn(bin, [
     '-data', data,
     '-addr', `127.0.0.1:${port}`,
     '-public-origin', origin,
     '-rate-limit', 'off',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] }); // stdout: only the first-run admin token
+    ...extraArgs,
+  ], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...extraEnv } }); // stdout: only the first-run admin token
   let stderr = '';
   const ready = new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not log "listening on" within ${startTimeoutMs} ms:\n${stderr}`));
-    }, startTimeoutMs);
+      reject(new Error(`server did not log "listening on" within ${waitMs} ms:\n${stderr}`));
+    }, waitMs);
     child.stderr.on('data', (chunk) => {
       log.write(chunk);
       if (stderr.length < 64 << 10) stderr += chunk;
