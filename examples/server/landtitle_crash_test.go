@@ -113,22 +113,20 @@ func TestLandTitleMintSurvivesKill(t *testing.T) {
 
 	parcelID := api.certifiedParcel(t, clerk, notary, owner)
 
-	// The moment the mint transaction is in the pool, kill the server.
+	// The moment the mint transaction (registry → LandTitle.mint) is in the pool, kill the server.
 	var pendingTx common.Hash
 	sawPending := false
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		pending, err := eth.PendingNonceAt(ctx, registry)
-		require.NoError(t, err)
-		latest, err := eth.NonceAt(ctx, registry, nil)
-		require.NoError(t, err)
-		if pending > latest {
+		if h := poolMintTx(ctx, node, registry, contract); h != (common.Hash{}) {
 			sawPending = true
 			require.NoError(t, srv.kill())
-			pendingTx = registryPoolTx(ctx, node, registry)
-			t.Logf("killed the server with SIGKILL while its transaction %s (nonce %d) was pending", pendingTx.Hex(), latest)
+			pendingTx = h
+			t.Logf("killed the server with SIGKILL while its mint transaction %s was pending", pendingTx.Hex())
 			break
 		}
+		latest, err := eth.NonceAt(ctx, registry, nil)
+		require.NoError(t, err)
 		if latest > startNonce {
 			// Mined between two looks (a 3 s block time makes this rare): still a kill
 			// after the send, but perhaps after the server recorded it.
@@ -329,22 +327,30 @@ func waitNoPending(t *testing.T, ctx context.Context, eth *ethclient.Client, add
 	}
 }
 
-// registryPoolTx is the hash of addr's transaction in the node's pool (txpool_content),
-// or zero when it has already left it.
-func registryPoolTx(ctx context.Context, node *devNode, addr common.Address) common.Hash {
-	var content map[string]map[string]map[string]struct {
-		Hash common.Hash `json:"hash"`
+// mintSelector is LandTitle's mint(address,uint256,bytes32).
+var mintSelector = crypto.Keccak256([]byte("mint(address,uint256,bytes32)"))[:4]
+
+// poolMintTx is the hash of a LandTitle mint sent by from to contract that is in the
+// node's pool (txpool_content), or zero when there is none.
+func poolMintTx(ctx context.Context, node *devNode, from, contract common.Address) common.Hash {
+	type poolTx struct {
+		Hash  common.Hash     `json:"hash"`
+		To    *common.Address `json:"to"`
+		Input hexutil.Bytes   `json:"input"`
 	}
+	var content map[string]map[string]map[string]poolTx
 	if err := node.rpc.CallContext(ctx, &content, "txpool_content"); err != nil {
 		return common.Hash{}
 	}
 	for _, state := range []string{"pending", "queued"} {
-		for from, byNonce := range content[state] {
-			if common.HexToAddress(from) != addr {
+		for sender, byNonce := range content[state] {
+			if common.HexToAddress(sender) != from {
 				continue
 			}
 			for _, tx := range byNonce {
-				return tx.Hash
+				if tx.To != nil && *tx.To == contract && bytes.HasPrefix(tx.Input, mintSelector) {
+					return tx.Hash
+				}
 			}
 		}
 	}

@@ -199,7 +199,18 @@ async function checkMinted(token, { holder, holderKind, certHash }) {
   assert.equal(c.toLowerCase(), certHash);
   assert.equal(await lt.balanceOf(holder) >= 1n, true);
   const uri = await lt.tokenURI(id);
-  assert.ok(uri.endsWith(`/v1/tokens/${token.tokenId}`), `tokenURI ${uri} ends with /v1/tokens/${token.tokenId}`);
+  assert.equal(uri, `${srv.origin}/v1/tokens/${token.tokenId}`, 'tokenURI is the server\'s /v1/tokens/<tokenId>');
+  // What a wallet reads at the tokenURI: the ERC-721 metadata, no personal data.
+  const res = await fetch(uri, { headers: { Accept: 'application/json' } });
+  const text = await res.text();
+  assert.equal(res.status, 200, `GET ${uri}: ${text}`);
+  const meta = JSON.parse(text);
+  assert.equal(meta.tokenId, token.tokenId);
+  assert.equal(meta.standard, 'ERC-5192');
+  assert.equal(meta.locked, true);
+  assert.equal(trait(meta, 'status'), 'MINTED');
+  assert.equal(meta.metadataHash, token.metadataHash);
+  assert.equal(typeof meta.name, 'string');
 
   // The mint transaction the API names is a real one, from the registry, with the events.
   const receipt = await provider.getTransactionReceipt(token.mintTx);
@@ -364,36 +375,49 @@ test('a certified parcel\'s title is minted to the owner\'s wallet, locked, and 
   assert.equal((await lt.certificateHash(id)).toLowerCase(), certHash);
   assert.equal(await lt.balanceOf(owner.address), 0n, 'the previous owner holds no title');
 
-  // And the API says so: the old token BURNED with its burn transaction.
-  const old = await waitFor(`old title ${token.tokenId} BURNED in the API`, () => servedToken(parcel.id, token.tokenId),
-    (t) => t?.status === 'BURNED');
-  assert.match(old.burnTx, /^0x[0-9a-fA-F]{64}$/);
-  assert.ok(!Number.isNaN(Date.parse(old.burnedAt)), 'burnedAt is a timestamp');
-  const burn = await provider.getTransactionReceipt(old.burnTx);
-  assert.equal(burn?.status, 1, 'the burn transaction succeeded');
-  const burnEvents = burn.logs.filter((l) => ethers.getAddress(l.address) === srv.contract).map((l) => lt.interface.parseLog(l)).filter(Boolean);
-  assert.ok(burnEvents.some((e) => e.name === 'Transfer' && e.args.from === owner.address && e.args.to === ethers.ZeroAddress && e.args.tokenId === id),
-    `the burn's logs hold Transfer(${owner.address}, 0, ${id})`);
+  // The burn on chain: one Transfer(owner, 0, id), sent by the registry.
+  const burns = await provider.getLogs({
+    address: srv.contract, fromBlock: 0, toBlock: 'latest',
+    topics: [lt.interface.getEvent('Transfer').topicHash, ethers.zeroPadValue(owner.address, 32), ethers.ZeroHash, ethers.toBeHex(id, 32)],
+  });
+  assert.equal(burns.length, 1, `exactly one burn of ${id} on chain`);
+  const burn = await provider.getTransactionReceipt(burns[0].transactionHash);
+  assert.equal(burn.status, 1);
+  assert.equal(burn.from, registryAddress, 'the registry account sent the burn');
+  const burned = burn.logs.filter((l) => ethers.getAddress(l.address) === srv.contract).map((l) => lt.interface.parseLog(l)).filter(Boolean);
+  assert.ok(burned.some((e) => e.name === 'TitleBurned' && e.args.tokenId === id && e.args.certificateHash.toLowerCase() === certHash),
+    'the burn logs TitleBurned(id, holder, the old certificate hash)');
+
+  // And the API says so: the old version's token is BURNED in the parcel's history and
+  // in its public ERC-721 metadata (GET /v1/tokens/{id}, the old tokenURI).
+  const oldVersion = await waitFor(`old title ${token.tokenId} BURNED in the history`, () => historyVersion(parcel.id, token.tokenId),
+    (v) => v?.tokenStatus === 'BURNED');
+  assert.equal(oldVersion.status, 'SUPERSEDED');
+  assert.equal(oldVersion.hash.toLowerCase(), certHash);
+  const meta = await tokenMetadata(token.tokenId);
+  assert.equal(trait(meta, 'status'), 'BURNED', 'the old token\'s metadata says BURNED');
+  const nextVersion = await historyVersion(parcel.id, next.tokenId);
+  assert.equal(nextVersion?.tokenStatus, 'MINTED', 'the new version\'s token is MINTED in the history');
+  assert.equal(nextVersion.status, 'CURRENT');
 });
 
-/**
- * The API's view of token tokenId of the parcel: the parcel's current token, or the one
- * of a version in its history, or GET /v1/tokens/{id} when it answers JSON.
- */
-async function servedToken(parcelId, tokenId) {
-  const current = (await parcelOf(parcelId)).token;
-  if (current?.tokenId === tokenId) return current;
+/** The version of the parcel's history whose token is tokenId (GET /v1/parcels/{id}/history). */
+async function historyVersion(parcelId, tokenId) {
   const hist = await call('GET', `/v1/parcels/${parcelId}/history`, { token: clerk });
   await expectStatus(hist, 200, 'GET /v1/parcels/{id}/history');
-  for (const r of hist.body.data ?? []) {
-    if (r.attributes?.token?.tokenId === tokenId) return r.attributes.token;
-  }
-  const direct = await call('GET', `/v1/tokens/${tokenId}`, { token: clerk });
-  if (direct.status === 200 && typeof direct.body === 'object') {
-    const t = direct.body?.data?.attributes ?? direct.body;
-    if (t?.status) return t;
-  }
-  return undefined;
+  return (hist.body.data ?? []).map((r) => r.attributes).find((v) => v?.tokenId === tokenId);
+}
+
+/** The token's public ERC-721 metadata, GET /v1/tokens/{id} (plain JSON, no token). */
+async function tokenMetadata(tokenId) {
+  const res = await call('GET', `/v1/tokens/${tokenId}`);
+  await expectStatus(res, 200, `GET /v1/tokens/${tokenId}`);
+  assert.equal(res.body.tokenId, tokenId);
+  return res.body;
+}
+
+function trait(meta, name) {
+  return meta.attributes?.find((a) => a.trait_type === name)?.value;
 }
 
 test('an owner without a wallet: the registry holds the title in custody', testTimeout, async () => {
