@@ -184,6 +184,9 @@ async function checkMinted(token, { holder, holderKind, certHash }) {
   assert.equal(ethers.getAddress(token.contract), srv.contract, 'token.contract is the deployed LandTitle');
   assert.match(token.tokenId, /^[0-9]+$/, 'tokenId is a decimal uint256');
   assert.ok(BigInt(token.tokenId) < 1n << 256n);
+  // SPEC S14: tokenId = uint256(keccak256(abi.encodePacked(string parcelId, uint64 version))).
+  assert.equal(BigInt(token.tokenId), BigInt(ethers.solidityPackedKeccak256(['string', 'uint64'], [token.parcelId, token.version])),
+    'tokenId is keccak256(abi.encodePacked(parcelId, version))');
   assert.equal(ethers.getAddress(token.holder), holder);
   assert.equal(token.holderKind, holderKind);
   assert.match(token.mintTx, /^0x[0-9a-fA-F]{64}$/);
@@ -225,7 +228,7 @@ async function checkMinted(token, { holder, holderKind, certHash }) {
   assert.ok(events.some((e) => e.name === 'Locked' && e.args.tokenId === id), `the mint's logs hold Locked(${id})`);
   assert.ok(events.some((e) => e.name === 'Transfer' && e.args.from === ethers.ZeroAddress && e.args.to === holder && e.args.tokenId === id),
     `the mint's logs hold Transfer(0, ${holder}, ${id})`);
-  if (token.metadataHash != null) assert.match(token.metadataHash, /^0x[0-9a-fA-F]{64}$/);
+  assert.equal(token.metadataHash.toLowerCase(), certHash, 'metadataHash is the certificate hash');
   return receipt;
 }
 
@@ -282,9 +285,15 @@ before(async () => {
   srv = await startServer({ bin, args, startTimeoutMs: 120_000 });
   call = client(srv.origin);
 
-  // The server deployed LandTitle at start and logged its address.
-  const log = await readFile(srv.logPath, 'utf8');
-  const line = log.split('\n').find((l) => /land title contract/i.test(l) && /contract=0x[0-9a-fA-F]{40}/.test(l));
+  // The server deployed LandTitle at start and logged its address (the log file is
+  // written as the server's stderr arrives: give the last lines a moment).
+  const contractLine = (text) => text.split('\n').find((l) => /land title contract/i.test(l) && /contract=0x[0-9a-fA-F]{40}/.test(l));
+  let log = await readFile(srv.logPath, 'utf8');
+  for (let i = 0; i < 20 && !contractLine(log); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    log = await readFile(srv.logPath, 'utf8');
+  }
+  const line = contractLine(log);
   assert.ok(line, `the server logs "land title contract … contract=0x…"\n${log.slice(-3000)}`);
   srv.contract = ethers.getAddress(line.match(/contract=(0x[0-9a-fA-F]{40})/)[1]);
   assert.notEqual(await provider.getCode(srv.contract), '0x', 'LandTitle has code at the logged address');
