@@ -1,6 +1,7 @@
 package attestation
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -13,95 +14,31 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 )
 
-// AnchoringPolicy tunes the anchoring worker. Zero fields take the defaults.
-type AnchoringPolicy struct {
-	MaxAttempts  int           // attempts before FAILED (default 8)
-	Backoff      time.Duration // wait after the first failure, doubled each time (default 5 s)
-	MaxBackoff   time.Duration // cap of the wait (default 1 h)
-	Lease        time.Duration // how long a claimed job is hidden from other workers (default 5 min)
-	Batch        int           // jobs claimed per round (default 16)
-	PollInterval time.Duration // RunAnchoring's pause between rounds (default 2 s)
+// AnchoringPolicy tunes the anchoring worker: the chain-job queue's policy. Zero
+// fields take the defaults.
+type AnchoringPolicy = chainjob.Policy
 
-	// Fence, when set, is called right before each anchor transaction is sent; an
-	// error ends the round without sending, and the jobs it had claimed are retried
-	// once their claim expires (Lease). Replicas that anchor with one key set it to
-	// their anchoring lease's Check (storage/lease), so that a replica that is no
-	// longer the leader never sends: two senders would race on the key's nonce.
-	Fence func(ctx context.Context) error
-}
-
-// WithDefaults returns p with each zero field set to its default.
-func (p AnchoringPolicy) WithDefaults() AnchoringPolicy {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	if p.MaxAttempts <= 0 {
-		p.MaxAttempts = 8
-	}
-	if p.Batch <= 0 {
-		p.Batch = 16
-	}
-	def(&p.Backoff, 5*time.Second)
-	def(&p.MaxBackoff, time.Hour)
-	def(&p.Lease, 5*time.Minute)
-	def(&p.PollInterval, 2*time.Second)
-	return p
-}
-
-// BackoffAfter returns the wait after the n-th failed attempt (n ≥ 1): Backoff,
-// doubled per further attempt, at most MaxBackoff.
-func (p AnchoringPolicy) BackoffAfter(n int) time.Duration {
-	d := p.Backoff
-	for i := 1; i < n && d < p.MaxBackoff; i++ {
-		d *= 2
-	}
-	return min(d, p.MaxBackoff)
-}
-
-// CheckFence runs Fence, when set, right before an anchor transaction is sent: nil
-// means send. Both anchoring workers (attestations, parcel tokens) call it.
-func (p AnchoringPolicy) CheckFence(ctx context.Context) error {
-	if p.Fence == nil {
-		return nil
-	}
-	if err := p.Fence(ctx); err != nil {
-		return fmt.Errorf("anchoring fenced off: %w", err)
-	}
-	return nil
-}
-
+// Kinds of the chain jobs (storage/chainjob) of attestations: the reference is the
+// attestation's id, the payload its digest.
 const (
-	purposeIssue  = "issue"
-	purposeRevoke = "revoke"
+	JobIssue  = "attestation.issue"  // anchor the attestation's EIP-712 digest
+	JobRevoke = "attestation.revoke" // anchor its RevocationDigest
 )
 
-// anchorJob is a pending anchoring, keyed by its due time so that the worker finds due
-// jobs with one range scan.
-type anchorJob struct {
-	ID        string      `json:"id"`
-	Purpose   string      `json:"purpose"`
-	Digest    common.Hash `json:"digest"`
-	Attempts  int         `json:"attempts"`
-	LastError string      `json:"lastError,omitempty"`
+// anchorPayload is the payload of an anchoring job.
+type anchorPayload struct {
+	Digest common.Hash `json:"digest"`
 }
 
-func jobKey(due time.Time, j anchorJob) []byte {
-	k := binary.BigEndian.AppendUint64(nil, uint64(max(due.UnixNano(), 0)))
-	k = append(k, j.ID...)
-	k = append(k, 0)
-	return append(k, j.Purpose...)
-}
-
-func enqueueAnchor(tx storage.Tx, env veriland.Environment, j anchorJob, due time.Time) error {
-	b, err := json.Marshal(j)
+func enqueueAnchor(tx storage.Tx, env veriland.Environment, kind, id string, digest common.Hash, due time.Time) error {
+	p, err := json.Marshal(anchorPayload{Digest: digest})
 	if err != nil {
 		return err
 	}
-	return tx.Put(storage.Bucket(env, bucketAnchorJobs), jobKey(due, j), b)
+	return chainjob.Enqueue(tx, env, chainjob.Job{Kind: kind, Ref: id, Payload: p}, due)
 }
 
 // RevocationDigest is the digest anchored when att is revoked:
@@ -118,163 +55,131 @@ func RevocationDigest(att *Attestation) ([32]byte, error) {
 	return crypto.Keccak256Hash(d[:], binary.BigEndian.AppendUint64(nil, unixSeconds(*att.RevokedAt))), nil
 }
 
-// RunAnchoring anchors pending attestations and revocations of both environments
-// until ctx ends, pausing Anchoring.PollInterval between rounds. Failures are logged
-// and retried with exponential backoff; after Anchoring.MaxAttempts the record is
-// marked FAILED. It never touches issuance: a chain that is down only delays anchors.
-// It returns nil when ctx ends.
+// RegisterChainJobs registers the handlers of the attestation kinds (JobIssue,
+// JobRevoke) on q: the anchors of s.Anchors send the digests, the outcome is kept on
+// the attestation. The reference server registers every domain on one queue, so that
+// one worker sends every transaction of the anchor key.
+func (s *Service) RegisterChainJobs(q *chainjob.Queue) {
+	h := anchorHandler{s}
+	q.Handle(JobIssue, h)
+	q.Handle(JobRevoke, h)
+}
+
+// RunAnchoring runs a queue that serves only the attestation jobs, with policy
+// s.Anchoring, until ctx ends. Embedders that also mint land titles run one
+// chainjob.Queue for both instead (RegisterChainJobs).
 func (s *Service) RunAnchoring(ctx context.Context) error {
-	p := s.Anchoring.WithDefaults()
-	t := time.NewTimer(0)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-		if _, err := s.AnchorPending(ctx); err != nil && ctx.Err() == nil {
-			s.logger().Warn("attestation anchoring round failed", "err", err)
-		}
-		t.Reset(p.PollInterval)
-	}
+	return s.ownQueue().Run(ctx)
 }
 
-// AnchorPending runs one anchoring round: it claims the jobs due at s.Now() in each
-// environment, anchors them and records the outcome. It returns how many anchors
-// succeeded. Workers on several replicas may run it concurrently: a claimed job is
-// hidden from the others for Anchoring.Lease.
+// AnchorPending runs one round of RunAnchoring's queue and returns how many anchors
+// succeeded.
 func (s *Service) AnchorPending(ctx context.Context) (int, error) {
-	done := 0
-	var errs []error
-	for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-		a := s.anchorFor(env)
-		n, err := s.anchorEnv(ctx, env, a)
-		done += n
-		if err != nil {
-			errs = append(errs, err)
-		}
+	return s.ownQueue().RunOnce(ctx)
+}
+
+func (s *Service) ownQueue() *chainjob.Queue {
+	s.queueOnce.Do(func() {
+		s.queue = &chainjob.Queue{Store: s.Store, Now: s.now, Logger: s.Logger}
+		s.RegisterChainJobs(s.queue)
+	})
+	s.queue.Policy = s.Anchoring
+	return s.queue
+}
+
+type anchorHandler struct{ s *Service }
+
+// Run sends the job's digest with the environment's anchor.
+func (h anchorHandler) Run(ctx context.Context, env veriland.Environment, j chainjob.Job) (chainjob.Result, error) {
+	a := h.s.anchorFor(env)
+	if AnchoringDisabled(a) {
+		return chainjob.Result{}, chainjob.ErrDisabled
 	}
-	return done, errors.Join(errs...)
+	var p anchorPayload
+	if err := json.Unmarshal(j.Payload, &p); err != nil {
+		return chainjob.Result{}, chainjob.Permanent(fmt.Errorf("attestation: anchoring job %s: %w", j.Ref, err))
+	}
+	r, err := a.Anchor(ctx, p.Digest)
+	if err != nil {
+		return chainjob.Result{}, err
+	}
+	return chainjob.Result{TxHash: r.TxHash, BlockNumber: r.BlockNumber}, nil
 }
 
-type claimedJob struct {
-	key []byte // where the claimed job now sits (due at the end of its lease)
-	job anchorJob
-}
-
-func (s *Service) anchorEnv(ctx context.Context, env veriland.Environment, a Anchorer) (int, error) {
-	p := s.Anchoring.WithDefaults()
-	now := s.now()
-	var claimed []claimedJob
-	err := s.Store.Update(ctx, func(tx storage.Tx) error {
-		claimed = claimed[:0]
-		bucket := storage.Bucket(env, bucketAnchorJobs)
-		end := binary.BigEndian.AppendUint64(nil, uint64(max(now.UnixNano(), 0))+1)
-		var due []claimedJob
-		err := tx.Scan(bucket, storage.Range{End: end}, func(key, value []byte) error {
-			var j anchorJob
-			if err := json.Unmarshal(value, &j); err != nil {
-				return nil // a corrupt job is left alone rather than blocking the queue
-			}
-			due = append(due, claimedJob{key: key, job: j})
-			if len(due) >= p.Batch {
-				return storage.ErrStop
-			}
-			return nil
-		})
-		if err != nil {
-			return err
+// Settle keeps the anchor state on the attestation (or its revocation).
+func (h anchorHandler) Settle(_ context.Context, tx storage.Tx, env veriland.Environment, j chainjob.Job, r chainjob.Result, err error) error {
+	var state AnchorState
+	switch {
+	case err == nil:
+		bn := r.BlockNumber
+		state = AnchorState{Status: AnchorAnchored, TxHash: r.TxHash, BlockNumber: &bn}
+	case errors.Is(err, chainjob.ErrDisabled):
+		state = AnchorState{Status: AnchorDisabled}
+	default:
+		state = AnchorState{Status: AnchorFailed}
+	}
+	rec, lerr := loadRecord(tx, env, j.Ref)
+	if lerr != nil {
+		var ve *veriland.Error
+		if errors.As(lerr, &ve) && ve.Code == veriland.CodeNotFound {
+			return nil // the record is gone: nothing to update
 		}
-		for _, c := range due {
-			if err := tx.Delete(bucket, c.key); err != nil {
+		return lerr
+	}
+	if j.Kind == JobRevoke {
+		rec.Attestation.RevocationAnchor = &state
+	} else {
+		rec.Attestation.Anchor = state
+	}
+	return saveRecord(tx, env, rec)
+}
+
+// MigrateAnchorQueue moves the anchoring jobs that versions before the shared
+// chain-job queue kept in their own bucket into it, in both environments, and returns
+// how many it moved. Safe to run at every start.
+func (s *Service) MigrateAnchorQueue(ctx context.Context) (int, error) {
+	n := 0
+	err := s.Store.Update(ctx, func(tx storage.Tx) error {
+		n = 0
+		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
+			bucket := storage.Bucket(env, bucketLegacyAnchorJobs)
+			var keys [][]byte
+			var jobs []legacyAnchorJob
+			err := tx.Scan(bucket, storage.Range{}, func(k, v []byte) error {
+				var j legacyAnchorJob
+				keys = append(keys, bytes.Clone(k))
+				if json.Unmarshal(v, &j) == nil && j.ID != "" {
+					jobs = append(jobs, j)
+				}
+				return nil
+			})
+			if err != nil {
 				return err
 			}
-			c.job.Attempts++
-			c.key = jobKey(now.Add(p.Lease), c.job)
-			if err := enqueueAnchor(tx, env, c.job, now.Add(p.Lease)); err != nil {
-				return err
+			for _, j := range jobs {
+				kind := JobIssue
+				if j.Purpose == "revoke" {
+					kind = JobRevoke
+				}
+				if err := enqueueAnchor(tx, env, kind, j.ID, j.Digest, s.now()); err != nil {
+					return err
+				}
 			}
-			claimed = append(claimed, c)
+			for _, k := range keys {
+				if err := tx.Delete(bucket, k); err != nil {
+					return err
+				}
+			}
+			n += len(jobs)
 		}
 		return nil
 	})
-	if err != nil || len(claimed) == 0 {
-		return 0, err
-	}
-	done := 0
-	for _, c := range claimed {
-		var rcpt AnchorReceipt
-		var aerr error
-		if AnchoringDisabled(a) {
-			aerr = errAnchoringTurnedOff
-		} else if err := p.CheckFence(ctx); err != nil {
-			return done, err
-		} else {
-			rcpt, aerr = a.Anchor(ctx, c.job.Digest)
-		}
-		if aerr != nil && ctx.Err() != nil {
-			return done, ctx.Err() // shutting down: the lease will expire and the job be retried
-		}
-		if err := s.settle(ctx, env, c, rcpt, aerr, p); err != nil {
-			return done, err
-		}
-		if aerr == nil {
-			done++
-		} else if !errors.Is(aerr, errAnchoringTurnedOff) {
-			s.logger().Warn("attestation anchoring failed", "env", env, "attestation", c.job.ID,
-				"purpose", c.job.Purpose, "attempt", c.job.Attempts, "err", aerr)
-		}
-	}
-	return done, nil
+	return n, err
 }
 
-// errAnchoringTurnedOff settles jobs queued before anchoring was disabled.
-var errAnchoringTurnedOff = errors.New("attestation: anchoring is disabled for this environment")
-
-// settle records the outcome of one claimed job: the anchor state on the attestation,
-// and the job removed or rescheduled.
-func (s *Service) settle(ctx context.Context, env veriland.Environment, c claimedJob, rcpt AnchorReceipt, aerr error, p AnchoringPolicy) error {
-	now := s.now()
-	return s.Store.Update(ctx, func(tx storage.Tx) error {
-		bucket := storage.Bucket(env, bucketAnchorJobs)
-		if err := tx.Delete(bucket, c.key); err != nil {
-			return err
-		}
-		var state AnchorState
-		switch {
-		case aerr == nil:
-			bn := rcpt.BlockNumber
-			state = AnchorState{Status: AnchorAnchored, TxHash: rcpt.TxHash, BlockNumber: &bn}
-		case errors.Is(aerr, errAnchoringTurnedOff):
-			state = AnchorState{Status: AnchorDisabled}
-		case c.job.Attempts >= p.MaxAttempts:
-			state = AnchorState{Status: AnchorFailed}
-		default:
-			j := c.job
-			j.LastError = truncate(aerr.Error(), 200)
-			return enqueueAnchor(tx, env, j, now.Add(p.BackoffAfter(j.Attempts)))
-		}
-		r, err := loadRecord(tx, env, c.job.ID)
-		if err != nil {
-			var ve *veriland.Error
-			if errors.As(err, &ve) && ve.Code == veriland.CodeNotFound {
-				return nil // the record is gone: nothing to update
-			}
-			return err
-		}
-		if c.job.Purpose == purposeRevoke {
-			r.Attestation.RevocationAnchor = &state
-		} else {
-			r.Attestation.Anchor = state
-		}
-		return saveRecord(tx, env, r)
-	})
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
+// legacyAnchorJob is a job of the bucket that versions before the shared queue used.
+type legacyAnchorJob struct {
+	ID      string      `json:"id"`
+	Purpose string      `json:"purpose"`
+	Digest  common.Hash `json:"digest"`
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 )
 
 // PurgeSandbox erases the SANDBOX attestations ids, for the sandbox reset (SPEC S10):
@@ -130,25 +131,12 @@ func purge(tx storage.Tx, env veriland.Environment, ids []string) (int, error) {
 	if len(doomed) == 0 {
 		return n, nil
 	}
-	var jobs [][]byte
-	queue := storage.Bucket(env, bucketAnchorJobs)
-	err := tx.Scan(queue, storage.Range{}, func(k, _ []byte) error {
-		// due(8) id 0 purpose
-		if len(k) > 8 {
-			if i := bytes.IndexByte(k[8:], 0); i >= 0 && doomed[string(k[8:8+i])] {
-				jobs = append(jobs, bytes.Clone(k))
-			}
-		}
-		return nil
+	jobs, err := chainjob.DeleteWhere(tx, env, func(kind, ref string) bool {
+		return (kind == JobIssue || kind == JobRevoke) && doomed[ref]
 	})
 	if err != nil {
 		return 0, err
 	}
-	for _, k := range jobs {
-		if err := tx.Delete(queue, k); err != nil {
-			return 0, err
-		}
-		n++
-	}
+	n += jobs
 	return n, nil
 }

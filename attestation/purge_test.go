@@ -11,6 +11,7 @@ import (
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/storagetest"
 )
 
@@ -18,7 +19,7 @@ import (
 // environments.
 func dumpAttestations(t *testing.T, st storage.Store) map[string]string {
 	t.Helper()
-	return storagetest.Dump(t, st, storagetest.EnvBuckets("attestations", "attestations_by_subject", "attestation_revocations", "attestation_anchor_queue")...)
+	return storagetest.Dump(t, st, storagetest.EnvBuckets("attestations", "attestations_by_subject", "attestation_revocations", chainjob.Bucket)...)
 }
 
 // subjectSet issues, in env, a LIVENESS and two CONSENT attestations of subject, the

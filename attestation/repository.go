@@ -12,10 +12,10 @@ import (
 
 // Bucket names, inside each environment's namespace (storage.Bucket).
 const (
-	bucketAttestations = "attestations"             // id → record
-	bucketBySubject    = "attestations_by_subject"  // subject 0 kind 0 issuedAt id → ""
-	bucketRevocations  = "attestation_revocations"  // revokedAt id → ""
-	bucketAnchorJobs   = "attestation_anchor_queue" // due id 0 purpose → anchorJob
+	bucketAttestations     = "attestations"             // id → record
+	bucketBySubject        = "attestations_by_subject"  // subject 0 kind 0 issuedAt id → ""
+	bucketRevocations      = "attestation_revocations"  // revokedAt id → ""
+	bucketLegacyAnchorJobs = "attestation_anchor_queue" // before storage/chainjob: due id 0 purpose → job; drained by MigrateAnchorQueue
 )
 
 // record is what the attestations bucket holds. The typed data is not stored: it is

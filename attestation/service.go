@@ -4,11 +4,13 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 )
 
 // Service keeps attestations in storage: it issues them inside the caller's
@@ -35,6 +37,9 @@ type Service struct {
 	Now func() time.Time
 	// Logger receives anchoring failures (slog.Default when nil).
 	Logger *slog.Logger
+
+	queueOnce sync.Once
+	queue     *chainjob.Queue // RunAnchoring's and AnchorPending's own queue
 }
 
 func (s *Service) now() time.Time {
@@ -111,7 +116,7 @@ func (s *Service) Put(ctx context.Context, tx storage.Tx, env veriland.Environme
 		if err != nil {
 			return err
 		}
-		if err := enqueueAnchor(tx, env, anchorJob{ID: att.ID, Purpose: purposeIssue, Digest: m.Digest(att.Issuer.ChainID)}, s.now()); err != nil {
+		if err := enqueueAnchor(tx, env, JobIssue, att.ID, m.Digest(att.Issuer.ChainID), s.now()); err != nil {
 			return err
 		}
 	}
@@ -225,7 +230,7 @@ func (s *Service) Revoke(ctx context.Context, env veriland.Environment, id, reas
 			if err != nil {
 				return err
 			}
-			if err := enqueueAnchor(tx, env, anchorJob{ID: att.ID, Purpose: purposeRevoke, Digest: digest}, now); err != nil {
+			if err := enqueueAnchor(tx, env, JobRevoke, att.ID, digest, now); err != nil {
 				return err
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/veriland/veriland/httpserver/auth"
 	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/bolt"
 )
 
@@ -69,11 +70,11 @@ func startAnchoringReplica(t *testing.T, store storage.Store, issuerKey []byte, 
 	r.atts = &attestation.Service{
 		Store:     store,
 		Issuer:    &attestation.Issuer{Key: key, ChainID: 1},
-		Anchors:   map[veriland.Environment]anchor.Anchor{veriland.Production: r.chain},
-		Anchoring: attestation.AnchoringPolicy{PollInterval: 20 * time.Millisecond},
+		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Production: r.chain},
 	}
 	tokens := &auth.Tokens{Secrets: auth.Secrets{Sandbox: bytes.Repeat([]byte("s"), 32), Production: bytes.Repeat([]byte("p"), 32)}, Rand: rand.Reader}
-	r.srv, err = New(Config{Store: store, Tokens: tokens, Attestations: r.atts, ReplicaID: id, RateLimits: RateLimits{Disabled: true}})
+	r.srv, err = New(Config{Store: store, Tokens: tokens, Attestations: r.atts, ReplicaID: id, RateLimits: RateLimits{Disabled: true},
+		ChainJobs: chainjob.Policy{PollInterval: 20 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

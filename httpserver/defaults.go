@@ -41,9 +41,12 @@ type Keys struct {
 	// only (SANDBOX). Register KEY_ATTESTATION, APP_ATTEST and PLAY_INTEGRITY for
 	// production devices (see liveness/deviceattest).
 	DeviceVerifiers deviceattest.Verifiers
-	// Anchors anchor attestation digests and parcel tokens per environment; nil
-	// disables anchoring.
+	// Anchors anchor attestation digests per environment; nil disables anchoring.
 	Anchors map[veriland.Environment]anchor.Anchor
+	// Titles are the LandTitle contracts (parcel/landtitle) per environment, where
+	// certified parcels' tokens are minted (SPEC S14); an environment without one
+	// records its tokens as DISABLED.
+	Titles map[veriland.Environment]parcel.TitleChain
 	// CallbackPolicy tunes the SSRF rules of verifier callbacks (the zero value is
 	// SPEC's default: SANDBOX may call http and loopback, PRODUCTION never).
 	CallbackPolicy webhook.CallbackPolicy
@@ -129,7 +132,7 @@ func WithDefaultServices(cfg Config, k Keys) (Config, error) {
 		// field keyring the parcel routes stay unregistered rather than store names
 		// in clear.
 		policy := k.CallbackPolicy
-		cfg.Parcels = &parcel.Service{Store: store, Fields: cfg.Fields, Pepper: k.Pepper, Anchors: k.Anchors,
+		cfg.Parcels = &parcel.Service{Store: store, Fields: cfg.Fields, Pepper: k.Pepper, Titles: k.Titles,
 			Identities: cfg.Identity, Liveness: gate,
 			ValidateCallback: func(env veriland.Environment, raw string) error {
 				return webhook.ValidateCallbackURL(env, raw, policy)

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -29,6 +30,11 @@ type metrics struct {
 
 	mu     sync.Mutex
 	gauges []*cachedGauge // refreshed by refresh, never by a scrape
+	// refreshers run at each refresh too, for labelled gauges.
+	refreshers []func(ctx context.Context)
+
+	chainJobsOnce sync.Once
+	chainJobs     *chainJobMetrics
 }
 
 func newMetrics() *metrics {
@@ -159,9 +165,13 @@ func (g *cachedGauge) refresh(ctx context.Context) {
 func (m *metrics) refresh(ctx context.Context) {
 	m.mu.Lock()
 	gauges := append([]*cachedGauge(nil), m.gauges...)
+	refreshers := slices.Clone(m.refreshers)
 	m.mu.Unlock()
 	for _, g := range gauges {
 		g.refresh(ctx)
+	}
+	for _, r := range refreshers {
+		r(ctx)
 	}
 }
 

@@ -35,6 +35,7 @@ func (s *Server) createParcel(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := s.cfg.Parcels.Create(r.Context(), principal(r), req)
 	s.notifyWebhooks()
+	s.WakeChainJobs() // a sandbox notary certifies at once
 	if err != nil {
 		return err
 	}
@@ -103,6 +104,7 @@ func (s *Server) revokeParcel(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) parcelChanged(w http.ResponseWriter, r *http.Request, p *parcel.Parcel, err error) error {
 	s.notifyWebhooks()
+	s.WakeChainJobs()
 	if err != nil {
 		return err
 	}

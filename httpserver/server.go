@@ -29,6 +29,7 @@ import (
 	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/audit"
 	"github.com/veriland/veriland/storage/fieldcrypt"
 	"github.com/veriland/veriland/storage/lease"
@@ -109,6 +110,17 @@ type Config struct {
 	Inbox            *webhook.Inbox
 	WebhookProviders webhook.Providers
 
+	// ChainJobs tunes the one chain-job worker (storage/chainjob) that sends every
+	// transaction: attestation and revocation anchors, land-title mints and burns.
+	// Its Fence is set to the anchoring lease when left nil.
+	ChainJobs chainjob.Policy
+	// FreshChains are the environments whose chain starts empty with the process
+	// (an in-process simulated chain): when this replica becomes the anchoring leader,
+	// the environment's current land titles are minted again on its chain
+	// (parcel.Service.StartTitles with fresh). Other environments only get their
+	// pre-chain tokens queued.
+	FreshChains []veriland.Environment
+
 	// ReplicaID names this process among the replicas that share Store, in the
 	// anchoring lease that lets one replica at a time anchor (Run). Empty: a random id
 	// per process. Two replicas given the same id still never lead together.
@@ -144,6 +156,8 @@ type Server struct {
 	// anchorLeading is true while this replica runs the anchoring workers
 	// (veriland_anchoring_leader).
 	anchorLeading atomic.Bool
+	// chainJobs is the one queue of chain work, run by the anchoring leader.
+	chainJobs *chainjob.Queue
 }
 
 // New builds a Server from cfg.

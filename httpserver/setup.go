@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/veriland/veriland/httpserver/ratelimit"
 	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/audit"
+	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/lease"
 )
 
@@ -34,7 +36,7 @@ func (s *Server) setup() error {
 		return err
 	}
 	anchor, webhooks := "ok", "ok"
-	if s.cfg.Attestations == nil || len(s.cfg.Attestations.Anchors) == 0 {
+	if (s.cfg.Attestations == nil || len(s.cfg.Attestations.Anchors) == 0) && (s.cfg.Parcels == nil || len(s.cfg.Parcels.Titles) == 0) {
 		anchor = "disabled"
 	}
 	if s.cfg.Outbox == nil {
@@ -145,12 +147,19 @@ func (s *Server) setupAnchoringLease() error {
 		s.cfg.ReplicaID = id
 	}
 	s.anchorLease = &lease.Lease{Store: s.cfg.Store, Name: AnchoringLease, Holder: s.cfg.ReplicaID, Now: s.cfg.Now, Logger: s.log}
-	if a := s.cfg.Attestations; a != nil && a.Anchoring.Fence == nil {
-		a.Anchoring.Fence = s.anchorLease.Check
+	policy := s.cfg.ChainJobs
+	if policy.Fence == nil {
+		policy.Fence = s.anchorLease.Check
 	}
-	if p := s.cfg.Parcels; p != nil && p.Anchoring.Fence == nil {
-		p.Anchoring.Fence = s.anchorLease.Check
+	s.chainJobs = &chainjob.Queue{Store: s.cfg.Store, Policy: policy, Now: s.cfg.Now, Logger: s.log,
+		Observe: s.metrics.observeChainJob}
+	if a := s.cfg.Attestations; a != nil {
+		a.RegisterChainJobs(s.chainJobs)
 	}
+	if p := s.cfg.Parcels; p != nil {
+		p.RegisterChainJobs(s.chainJobs)
+	}
+	s.metrics.chainJobGauges(s.chainJobs)
 	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "veriland_anchoring_leader",
 		Help: "1 while this replica holds the anchoring lease and runs the anchoring workers, 0 on a standby.",
@@ -163,28 +172,42 @@ func (s *Server) setupAnchoringLease() error {
 	return nil
 }
 
-// runAnchoring runs the anchoring workers until ctx ends: while this replica holds
-// the anchoring lease.
+// runAnchoring runs the chain-job worker until ctx ends: while this replica holds
+// the anchoring lease. It first moves the jobs of older versions into the shared
+// queue and brings the land titles in line with this replica's chains
+// (parcel.Service.StartTitles; fresh for Config.FreshChains).
 func (s *Server) runAnchoring(ctx context.Context) error {
 	s.anchorLeading.Store(true)
 	defer s.anchorLeading.Store(false)
-	var wg sync.WaitGroup
-	if s.cfg.Attestations != nil {
-		wg.Go(func() {
-			if err := s.cfg.Attestations.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "attestation anchoring stopped", "err", err)
-			}
-		})
+	if a := s.cfg.Attestations; a != nil {
+		if n, err := a.MigrateAnchorQueue(ctx); err != nil {
+			s.log.WarnContext(ctx, "moving anchoring jobs to the chain-job queue", "err", err)
+		} else if n > 0 {
+			s.log.InfoContext(ctx, "anchoring jobs moved to the chain-job queue", "jobs", n)
+		}
 	}
-	if s.cfg.Parcels != nil {
-		wg.Go(func() {
-			if err := s.cfg.Parcels.RunAnchoring(ctx); err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "parcel token anchoring stopped", "err", err)
+	if p := s.cfg.Parcels; p != nil {
+		for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
+			n, err := p.StartTitles(ctx, env, slices.Contains(s.cfg.FreshChains, env))
+			if err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "bringing land titles in line with the chain", "env", env, "err", err)
+			} else if n > 0 {
+				s.log.InfoContext(ctx, "land titles queued for minting", "env", env, "tokens", n)
 			}
-		})
+		}
 	}
-	wg.Wait()
+	if err := s.chainJobs.Run(ctx); err != nil && ctx.Err() == nil {
+		s.log.ErrorContext(ctx, "chain jobs stopped", "err", err)
+	}
 	return nil
+}
+
+// WakeChainJobs makes the chain-job worker start its next round now, when this
+// replica leads: the routes call it after a change that queued chain work.
+func (s *Server) WakeChainJobs() {
+	if s.chainJobs != nil && s.anchorLeading.Load() {
+		s.chainJobs.Wake()
+	}
 }
 
 // sweep is the periodic housekeeping of Run.

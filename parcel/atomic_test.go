@@ -36,7 +36,7 @@ func TestApproveIsOneTransaction(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), got.Version)
 	require.Equal(t, p.CertificateHash, got.CertificateHash)
-	require.Equal(t, parcel.TokenActive, got.Token.Status)
+	require.Equal(t, parcel.TokenDisabled, got.Token.Status)
 	require.Equal(t, tr.ID, got.OpenTransferID)
 	_, err = f.svc.Token(ctx, veriland.Production, parcel.TokenID(p.ID, 2))
 	require.Equal(t, veriland.CodeNotFound, codeOf(err))

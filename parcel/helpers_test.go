@@ -15,7 +15,6 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/internal/clocktest"
 	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage"
@@ -63,7 +62,7 @@ func (f *fixture) actions() []parcel.Action {
 }
 
 // newFixture opens a bbolt store in t.TempDir() and a Service over it.
-func newFixture(tb testing.TB, anchors map[veriland.Environment]anchor.Anchor) *fixture {
+func newFixture(tb testing.TB, titles map[veriland.Environment]parcel.TitleChain) *fixture {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "parcel.db")
 	store, err := bolt.Open(path, bolt.Options{NoSync: true})
@@ -81,7 +80,7 @@ func newFixture(tb testing.TB, anchors map[veriland.Environment]anchor.Anchor) *
 		Issuer:  &attestation.Issuer{Key: issuerKey, ChainID: testChainID},
 		Fields:  ring,
 		Pepper:  []byte("0123456789abcdef-pepper"),
-		Anchors: anchors,
+		Titles:  titles,
 		Now:     f.clock.Now,
 		Logger:  slog.New(slog.DiscardHandler),
 		OnEvent: func(_ context.Context, _ storage.Tx, ev parcel.Event) error {

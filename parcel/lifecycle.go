@@ -10,7 +10,6 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage"
 )
@@ -500,7 +499,7 @@ func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string,
 	vr := &versionRecord{
 		CertificateVersion: CertificateVersion{
 			ParcelID: rec.ID, Version: v, Hash: sc.Hash, Status: CertificateCurrent,
-			TokenID: tokenID, TokenStatus: TokenActive, Notary: notary, CertifiedAt: now,
+			TokenID: tokenID, Notary: notary, CertifiedAt: now,
 		},
 		OwnerName: rec.OwnerName, IDDocHash: rec.Owner.IDDocHash,
 		GPS: rec.GPS, AreaM2: rec.AreaM2, City: rec.City, ChainID: chainID, Signature: sc.Signature,
@@ -508,21 +507,13 @@ func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string,
 	if from != nil {
 		vr.TransferID, vr.OwnerConsent = from.ID, from.OwnerConsent.Method
 	}
-	holder := ownerRef(rec.ID, rec.Owner.IDDocHash)
 	if rec.Owner.bound() {
 		vr.OwnerWallet, vr.OwnerBinding, vr.OwnerDID = rec.Owner.WalletAddress, rec.Owner.Binding, rec.Owner.DID
-		holder = rec.Owner.WalletAddress
 	}
-	tok := &Token{
-		TokenID: tokenID, Standard: TokenStandard, Locked: true, ChainID: chainID, Contract: s.Contract,
-		Owner:        holder,
-		MetadataHash: sc.Hash, Status: TokenActive, ParcelID: rec.ID, Version: v,
-		City: rec.City, AreaM2: rec.AreaM2, MintedAt: now,
-		Anchor: attestation.AnchorState{Status: attestation.AnchorDisabled},
-	}
-	if !anchor.IsDisabled(s.anchorFor(r.env)) {
-		tok.Anchor.Status = attestation.AnchorPending
-		if err := enqueueAnchor(r, anchorJob{TokenID: tokenID, Digest: h}, now); err != nil {
+	tok := s.newToken(r.env, rec, v, tokenID, sc.Hash, now)
+	vr.TokenStatus = tok.Status
+	if tok.Status == TokenPending {
+		if err := enqueueTitle(r, tokenID, now); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -542,17 +533,21 @@ func (s *Service) mint(r repository, rec *parcelRecord, v uint64, notary string,
 // burns its token and lists its hash in the status list.
 func (s *Service) closeVersion(r repository, vr *versionRecord, st CertificateStatus, by string, now time.Time) error {
 	vr.Status = st
-	vr.TokenStatus = TokenBurned
 	vr.ClosedAt, vr.ClosedBy = &now, by
-	if err := r.putVersion(vr); err != nil {
-		return err
-	}
 	tok, err := r.token(vr.TokenID)
 	if err != nil {
 		return err
 	}
-	tok.Status = TokenBurned
-	tok.BurnedAt = &now
+	tok.BurnRequestedAt = &now
+	if tok.Status == TokenDisabled || tok.Status == tokenLegacyActive {
+		tok.settleBurned("", now) // no chain: the registry's word is the burn
+	} else if err := enqueueTitle(r, tok.TokenID, now); err != nil {
+		return err
+	}
+	vr.TokenStatus = tok.Status
+	if err := r.putVersion(vr); err != nil {
+		return err
+	}
 	if err := r.putToken(tok); err != nil {
 		return err
 	}
@@ -561,13 +556,6 @@ func (s *Service) closeVersion(r repository, vr *versionRecord, st CertificateSt
 		return fmt.Errorf("parcel: stored hash of %s v%d: %w", vr.ParcelID, vr.Version, err)
 	}
 	return r.putStatus(StatusEntry{Hash: vr.Hash, Status: st, At: now, ParcelID: vr.ParcelID, Version: vr.Version}, h)
-}
-
-// ownerRef is a token's owner reference: "0x" + the last 20 bytes of
-// keccak256(parcelId ‖ idDocHash).
-func ownerRef(parcelID, idDocHash string) string {
-	h := crypto.Keccak256([]byte(parcelID), []byte(idDocHash))
-	return fmt.Sprintf("0x%x", h[12:])
 }
 
 // Revoke revokes a CERTIFIED parcel (POST /v1/parcels/{id}/revoke, admin only): its

@@ -59,7 +59,7 @@ func TestMyParcels(t *testing.T) {
 		require.Equal(t, veriland.Production, op.Env)
 		require.Equal(t, parcel.StatusCertified, op.Status)
 		require.Equal(t, parcel.OwnerRef{WalletAddress: w.lower(), Binding: parcel.BindingIdentityVerified, DID: did, IDDocLast4: "5678"}, op.Owner)
-		require.Equal(t, w.lower(), op.Token.Owner)
+		require.Equal(t, w.lower(), op.Token.Holder)
 	}
 	require.Nil(t, list[0].OpenTransfer)
 	require.Equal(t, &parcel.OpenTransferRef{ID: tr.ID, Status: parcel.TransferPendingOwner, Notary: "NOT-ABJ-2", Deadline: tr.OwnerConsent.Deadline}, list[1].OpenTransfer)

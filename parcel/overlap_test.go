@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/parcel"
 )
 
@@ -72,60 +70,3 @@ func TestBoundaryOverlap(t *testing.T) {
 	require.Equal(t, veriland.CodeValidationFailed, codeOf(err))
 }
 
-// recordingAnchor anchors in memory, failing the first failures calls.
-type recordingAnchor struct {
-	mu       sync.Mutex
-	failures int
-	digests  [][32]byte
-}
-
-func (a *recordingAnchor) Anchor(_ context.Context, d [32]byte) (anchor.Receipt, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.failures > 0 {
-		a.failures--
-		return anchor.Receipt{}, errors.New("node down")
-	}
-	a.digests = append(a.digests, d)
-	return anchor.Receipt{TxHash: fmt.Sprintf("0x%064x", len(a.digests)), BlockNumber: uint64(len(a.digests))}, nil
-}
-
-func (a *recordingAnchor) Name() string { return "recording" }
-
-func TestAnchoring(t *testing.T) {
-	rec := &recordingAnchor{failures: 1}
-	f := newFixture(t, map[veriland.Environment]anchor.Anchor{veriland.Production: rec})
-	ctx := context.Background()
-	p := f.certified(t)
-	require.Equal(t, "PENDING", string(p.Token.Anchor.Status))
-
-	n, err := f.svc.AnchorPending(ctx) // fails once, rescheduled after the backoff
-	require.NoError(t, err)
-	require.Equal(t, 0, n)
-	n, err = f.svc.AnchorPending(ctx) // not due yet
-	require.NoError(t, err)
-	require.Equal(t, 0, n)
-	f.clock.Advance(parcelBackoff)
-	n, err = f.svc.AnchorPending(ctx)
-	require.NoError(t, err)
-	require.Equal(t, 1, n)
-	tok, err := f.svc.Token(ctx, veriland.Production, p.Token.TokenID)
-	require.NoError(t, err)
-	require.Equal(t, "ANCHORED", string(tok.Anchor.Status))
-	require.Equal(t, uint64(1), *tok.Anchor.BlockNumber)
-	h, _ := parcel.ParseHash(p.CertificateHash)
-	require.Equal(t, [32]byte(h), rec.digests[0])
-
-	v, err := f.svc.VerifyHash(ctx, veriland.Production, h)
-	require.NoError(t, err)
-	require.Equal(t, "ANCHORED", string(v.Anchor.Status))
-
-	// SANDBOX has no anchor here: DISABLED at once, nothing queued.
-	req := validRequest()
-	req.Notary = parcel.NotarySandboxSuccess
-	sp, err := f.svc.Create(ctx, sbxOwner, req)
-	require.NoError(t, err)
-	require.Equal(t, "DISABLED", string(sp.Token.Anchor.Status))
-}
-
-const parcelBackoff = 5e9

@@ -289,8 +289,8 @@ func TestOwnerBinding(t *testing.T) {
 			ev := f.lastEvent(t, parcel.ActionCertified)
 			if !tt.wallet {
 				require.Empty(t, p.Owner.WalletAddress)
-				require.NotEqual(t, w.lower(), p.Token.Owner)
-				require.Regexp(t, `^0x[0-9a-f]{40}$`, p.Token.Owner, "the pseudonymous owner reference")
+				require.Empty(t, p.Token.Holder, "no chain here, so no custody account either")
+				require.Equal(t, parcel.HolderRegistryCustody, p.Token.HolderKind)
 				require.Equal(t, parcel.CertificateOwner{FullName: "Amina Bello-Okafor", IDDocHash: p.Owner.IDDocHash}, cert.Owner, "S9's members only")
 				require.NotContains(t, sc.TypedData.Message, "ownerWallet")
 				require.Empty(t, hist[0].OwnerWallet)
@@ -299,7 +299,8 @@ func TestOwnerBinding(t *testing.T) {
 				return
 			}
 			require.Equal(t, w.lower(), p.Owner.WalletAddress)
-			require.Equal(t, w.lower(), p.Token.Owner, "the token is minted to the owner's wallet")
+			require.Equal(t, w.lower(), p.Token.Holder, "the token is minted to the owner's wallet")
+			require.Equal(t, parcel.HolderOwnerWallet, p.Token.HolderKind)
 			require.Equal(t, parcel.CertificateOwner{FullName: "Amina Bello-Okafor", IDDocHash: p.Owner.IDDocHash,
 				WalletAddress: w.lower(), Binding: tt.binding, DID: tt.did}, cert.Owner)
 			require.Equal(t, w.addr, sc.TypedData.Message["ownerWallet"], "the signed typed data names the wallet")
@@ -331,7 +332,7 @@ func TestSandboxNotaryBindsAtOnce(t *testing.T) {
 	require.Equal(t, parcel.StatusCertified, p.Status)
 	require.Equal(t, parcel.BindingIdentityVerified, p.Owner.Binding)
 	require.Equal(t, did, p.Owner.DID)
-	require.Equal(t, w.lower(), p.Token.Owner)
+	require.Equal(t, w.lower(), p.Token.Holder)
 	mine, _, err := f.svc.MyParcels(context.Background(), holderOf(w, veriland.Sandbox), "", 0)
 	require.NoError(t, err)
 	require.Len(t, mine, 1)

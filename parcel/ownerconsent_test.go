@@ -122,7 +122,7 @@ func TestDecideOwner(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, buyer.lower(), after.Owner.WalletAddress)
 		require.Equal(t, parcel.BindingNotaryVerified, after.Owner.Binding)
-		require.Equal(t, buyer.lower(), after.Token.Owner, "the new token is the new owner's wallet's")
+		require.Equal(t, buyer.lower(), after.Token.Holder, "the new token is the new owner's wallet's")
 		hist, err := f.svc.History(ctx, owner, p.ID)
 		require.NoError(t, err)
 		require.Len(t, hist, 2)

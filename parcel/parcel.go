@@ -88,13 +88,30 @@ const (
 	CertificateRevoked    CertificateStatus = "REVOKED"
 )
 
-// TokenStatus is the status of a soulbound token record.
+// TokenStatus is where a land title token stands on its chain (SPEC S14).
 type TokenStatus string
 
-// Token states.
+// Token states: PENDING → MINTED → BURNED; FAILED after the retries; DISABLED where
+// the environment has no chain.
 const (
-	TokenActive TokenStatus = "ACTIVE"
-	TokenBurned TokenStatus = "BURNED"
+	TokenPending  TokenStatus = "PENDING"  // the mint is queued
+	TokenMinted   TokenStatus = "MINTED"   // on chain, held by Holder
+	TokenBurned   TokenStatus = "BURNED"   // burned on chain (or, without a chain, retired by the registry)
+	TokenFailed   TokenStatus = "FAILED"   // the mint or the burn failed after its retries (Error says why)
+	TokenDisabled TokenStatus = "DISABLED" // the environment has no chain: the token is a registry record only
+
+	// tokenLegacyActive is the status of tokens stored before land titles went on
+	// chain; StartTitles queues them for minting.
+	tokenLegacyActive TokenStatus = "ACTIVE"
+)
+
+// HolderKind says who holds a land title token.
+type HolderKind string
+
+// Holder kinds.
+const (
+	HolderOwnerWallet     HolderKind = "OWNER_WALLET"     // the owner's bound wallet (SPEC S13)
+	HolderRegistryCustody HolderKind = "REGISTRY_CUSTODY" // the registry account, for an owner without a wallet
 )
 
 // OwnerView is the owner of a parcel as returned to authorised callers: the full
@@ -189,27 +206,48 @@ type OwnerConsent struct {
 	DecidedAt *time.Time    `json:"decidedAt,omitempty"`
 }
 
-// Token is the ERC-5192 (soulbound, locked) token record of one certificate version.
-// TokenID is uint256(keccak256(abi.encodePacked(string parcelId, uint64 version))) as a
-// decimal string. Owner is a pseudonymous reference (never the name): "0x" + the last
-// 20 bytes of keccak256(parcelId ‖ idDocHash), unlinkable across parcels without the
-// pepper. MetadataHash is the certificate hash.
+// Token is the land title of one certificate version: an ERC-5192 (soulbound,
+// locked) token of the LandTitle contract (package parcel/landtitle) on the
+// environment's chain. TokenID is uint256(keccak256(abi.encodePacked(string parcelId,
+// uint64 version))) as a decimal string; MetadataHash is the certificate hash, which
+// the contract keeps as the token's certificateHash.
+//
+// Holder is the owner's bound wallet (HolderKind OWNER_WALLET) or, for an owner
+// without one, the registry's custody account (REGISTRY_CUSTODY, the address that
+// mints): never an address nobody holds a key for. The chain work is asynchronous:
+// Status is PENDING until the chain-job worker has minted it, then MINTED with MintTx;
+// when the version is closed (a transfer, a revocation) BurnRequestedAt is set and the
+// worker burns it: BURNED with BurnTx. Anchor is the certificate hash's anchor, which
+// is the mint itself.
 type Token struct {
-	TokenID      string                  `json:"tokenId"`
-	Standard     string                  `json:"standard"`
-	Locked       bool                    `json:"locked"`
-	ChainID      uint64                  `json:"chainId"`
-	Contract     string                  `json:"contract,omitempty"`
-	Owner        string                  `json:"owner"`
-	MetadataHash string                  `json:"metadataHash"`
-	Status       TokenStatus             `json:"status"`
-	ParcelID     string                  `json:"parcelId"`
-	Version      uint64                  `json:"version"`
-	City         string                  `json:"city"`
-	AreaM2       float64                 `json:"area_m2"`
-	MintedAt     time.Time               `json:"mintedAt"`
-	BurnedAt     *time.Time              `json:"burnedAt,omitempty"`
-	Anchor       attestation.AnchorState `json:"anchor"`
+	TokenID      string      `json:"tokenId"`
+	Standard     string      `json:"standard"`
+	Locked       bool        `json:"locked"`
+	ChainID      uint64      `json:"chainId"`
+	Contract     string      `json:"contract,omitempty"`
+	Holder       string      `json:"holder,omitempty"`
+	HolderKind   HolderKind  `json:"holderKind"`
+	Status       TokenStatus `json:"status"`
+	MetadataHash string      `json:"metadataHash"`
+	MintTx       string      `json:"mintTx,omitempty"`
+	BurnTx       string      `json:"burnTx,omitempty"`
+	MintedAt     *time.Time  `json:"mintedAt,omitempty"`
+	BurnedAt     *time.Time  `json:"burnedAt,omitempty"`
+	// BurnRequestedAt is when the registry closed the token's certificate version;
+	// the burn on chain follows.
+	BurnRequestedAt *time.Time `json:"burnRequestedAt,omitempty"`
+	// Error is the last chain error of a FAILED token.
+	Error    string  `json:"error,omitempty"`
+	ParcelID string  `json:"parcelId"`
+	Version  uint64  `json:"version"`
+	City     string  `json:"city"`
+	AreaM2   float64 `json:"area_m2"`
+	// IssuedAt is when the registry issued the token (the certification or the
+	// transfer), MintedAt when the chain minted it.
+	IssuedAt time.Time               `json:"issuedAt"`
+	Anchor   attestation.AnchorState `json:"anchor"`
+	// MintBlock is the block of MintTx.
+	MintBlock uint64 `json:"mintBlock,omitempty"`
 }
 
 // Metadata returns the token's ERC-721 metadata JSON object (GET /v1/tokens/{id}):

@@ -11,6 +11,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 )
 
 // PurgeSandboxAccount erases every SANDBOX parcel of account and everything hanging
@@ -109,12 +110,13 @@ func purgeAccount(r repository, account string) (int, error) {
 		}
 	}
 	if len(tokens) > 0 {
-		err := p.scanDelete(bucketAnchorJobs, storage.Range{}, func(k []byte) bool {
-			return len(k) > 8 && tokens[string(k[8:])]
+		n, err := chainjob.DeleteWhere(p.r.tx, p.r.env, func(kind, ref string) bool {
+			return kind == JobTitle && tokens[ref]
 		})
 		if err != nil {
 			return 0, err
 		}
+		p.n += n
 	}
 	return p.n, nil
 }

@@ -2,21 +2,20 @@ package parcel_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/storagetest"
 )
 
 // parcelBuckets are every bucket of package parcel.
 var parcelBuckets = []string{"parcels", "parcel_index", "parcel_versions", "parcel_hashes", "parcel_tokens",
-	"parcel_statuses", "parcel_transfers", "parcel_transfer_index", "parcel_boundaries", "parcel_anchor_jobs"}
+	"parcel_statuses", "parcel_transfers", "parcel_transfer_index", "parcel_boundaries", chainjob.Bucket}
 
 // dump returns every key and value of the parcel buckets of both environments.
 func dump(t *testing.T, st storage.Store) map[string]string {
@@ -89,27 +88,24 @@ func populate(t *testing.T, f *fixture, p veriland.Principal, seq int) []string 
 	return out
 }
 
-type nopAnchor struct{}
-
-func (nopAnchor) Anchor(context.Context, [32]byte) (anchor.Receipt, error) {
-	return anchor.Receipt{TxHash: fmt.Sprintf("0x%064x", 1), BlockNumber: 1}, nil
-}
-func (nopAnchor) Name() string { return "nop" }
-
 func TestPurgeSandboxAccount(t *testing.T) {
 	ctx := context.Background()
 	acctA := veriland.Principal{Subject: "user-a", Role: veriland.RoleVerifier, Env: veriland.Sandbox, Account: "acct_A"}
 	acctB := veriland.Principal{Subject: "user-a", Role: veriland.RoleVerifier, Env: veriland.Sandbox, Account: "acct_B"}
 	prodA := veriland.Principal{Subject: "user-a", Role: veriland.RoleVerifier, Env: veriland.Production, Account: "acct_A"}
 	for _, tc := range []struct {
-		name    string
-		anchors map[veriland.Environment]anchor.Anchor
+		name  string
+		chain bool
 	}{
-		{"anchoring off", nil},
-		{"anchoring on", map[veriland.Environment]anchor.Anchor{veriland.Sandbox: nopAnchor{}, veriland.Production: nopAnchor{}}},
+		{"chain off", false},
+		{"chain on", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, tc.anchors)
+			var titles map[veriland.Environment]parcel.TitleChain
+			if tc.chain {
+				titles = simulatedTitles(t)
+			}
+			f := newFixture(t, titles)
 			populate(t, f, acctB, 0)
 			populate(t, f, prodA, 1)
 			others := dump(t, f.store)
@@ -133,8 +129,9 @@ func TestPurgeSandboxAccount(t *testing.T) {
 			list, _, err = f.svc.List(ctx, acctB, "", 100)
 			require.NoError(t, err)
 			require.NotEmpty(t, list)
-			if tc.anchors != nil {
-				_, err = f.svc.AnchorPending(ctx)
+			if tc.chain {
+				// The jobs of acct_A's tokens went with them: only the others' run.
+				_, err = f.svc.ChainJobsOnce(ctx)
 				require.NoError(t, err)
 			}
 

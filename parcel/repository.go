@@ -31,7 +31,8 @@ const (
 	bucketTransfers  = "parcel_transfers"       // transfer id → transferRecord JSON
 	bucketTrIndex    = "parcel_transfer_index"  // parcel id ‖ 0x00 ‖ createdAt ns ‖ transfer id → empty
 	bucketBoundaries = "parcel_boundaries"      // parcel id → boundary GeoJSON of a CERTIFIED parcel
-	bucketAnchorJobs = "parcel_anchor_jobs"     // due ns ‖ token id → anchorJob JSON
+	bucketLegacyJobs = "parcel_anchor_jobs"     // before land titles: due ns ‖ token id → job; cleared by StartTitles
+	bucketMeta       = "parcel_meta"            // "titles_contract" → the contract StartTitles last synced with
 )
 
 // parcelRecord is a parcel as stored: the owner's name only sealed.
@@ -243,6 +244,7 @@ func (r repository) token(id string) (*Token, error) {
 	if err := r.getJSON(bucketTokens, []byte(id), &t); err != nil {
 		return nil, wrapGet(err, "token", id)
 	}
+	upgradeToken(&t)
 	return &t, nil
 }
 

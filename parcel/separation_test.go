@@ -171,7 +171,7 @@ func TestSandboxNotariesDecideAtOnce(t *testing.T) {
 		require.Equal(t, buyer.lower(), got.Owner.WalletAddress)
 		require.Equal(t, parcel.BindingIdentityVerified, got.Owner.Binding)
 		require.Equal(t, did, got.Owner.DID)
-		require.Equal(t, buyer.lower(), got.Token.Owner)
+		require.Equal(t, buyer.lower(), got.Token.Holder)
 	})
 	t.Run("owner with a wallet approves, NOT-SBX-2 rejects", func(t *testing.T) {
 		seller := newWallet(t)

@@ -10,15 +10,16 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/storage"
+	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/fieldcrypt"
 )
 
@@ -35,13 +36,12 @@ type Service struct {
 	Fields *fieldcrypt.Keyring
 	// Pepper is the HMAC-SHA256 key of id_doc hashes (at least 16 bytes).
 	Pepper []byte
-	// Anchors anchors each environment's new tokens; an environment without one (or
-	// with anchor.Disabled) records its tokens' anchor as DISABLED.
-	Anchors map[veriland.Environment]anchor.Anchor
-	// Anchoring tunes the anchoring worker (RunAnchoring, AnchorPending).
-	Anchoring AnchoringPolicy
-	// Contract is the token contract address shown on token records ("" for none).
-	Contract string
+	// Titles is each environment's LandTitle contract (SPEC S14): a certified
+	// version's token is minted there, and burned when the version is closed, by the
+	// chain-job worker. An environment without one records its tokens as DISABLED.
+	Titles map[veriland.Environment]TitleChain
+	// ChainJobs tunes the worker of RunChainJobs and ChainJobsOnce.
+	ChainJobs ChainPolicy
 	// OnEvent, when set, is called inside the transaction of every state change, for
 	// the audit entry and the outbox record.
 	// ValidateCallback checks a parcel's optional callbackUrl (the reference server
@@ -62,6 +62,9 @@ type Service struct {
 	Rand io.Reader
 	// Logger receives operational messages (nil: slog.Default()). Never personal data.
 	Logger *slog.Logger
+
+	queueOnce sync.Once
+	queue     *chainjob.Queue // RunChainJobs's own queue
 }
 
 // check refuses a misconfigured Service (plain errors: a bug, 500) and an unknown
@@ -102,8 +105,6 @@ func (s *Service) logger() *slog.Logger {
 	}
 	return slog.Default()
 }
-
-func (s *Service) anchorFor(env veriland.Environment) anchor.Anchor { return s.Anchors[env] }
 
 // IDDocHash returns the stored form of an id_doc: "0x" + hex HMAC-SHA256(pepper, id_doc).
 func (s *Service) IDDocHash(idDoc string) string {

@@ -57,7 +57,7 @@ func TestTransferApproved(t *testing.T) {
 	require.Equal(t, "Chidi Nwosu-Adeyemi", got.Owner.FullName)
 	require.Equal(t, "7766", got.Owner.IDDocLast4)
 	require.NotEqual(t, oldHash, got.CertificateHash)
-	require.Equal(t, parcel.TokenActive, got.Token.Status)
+	require.Equal(t, parcel.TokenDisabled, got.Token.Status)
 	require.Equal(t, parcel.TokenID(p.ID, 2), got.Token.TokenID)
 	require.Empty(t, got.OpenTransferID)
 

@@ -23,15 +23,14 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/httpserver"
 	"github.com/veriland/veriland/httpserver/auth"
 	"github.com/veriland/veriland/httpserver/webhook"
 	"github.com/veriland/veriland/identity"
 	"github.com/veriland/veriland/internal/ids"
+	"github.com/veriland/veriland/storage/chainjob"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -54,6 +53,8 @@ type options struct {
 	appleDevelopment                                  bool
 	playDecryptionKey, playVerificationKey            string
 	ethRPC, anchorKeyFile, anchorAddress              string
+	landTitleContract                                 string
+	chainPoll, chainLease                             time.Duration
 	metricsToken                                      string
 	llmURL, llmModel, llmKey                          string
 	sttURL, sttModel, sttKey                          string
@@ -86,9 +87,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.appleDevelopment, "app-attest-development", envOr("VERILAND_APP_ATTEST_DEVELOPMENT", "") == "true", "with -apple-app-id: accept App Attest keys of the development environment (test builds) instead of production ones")
 	fs.StringVar(&o.playDecryptionKey, "play-integrity-decryption-key", envOr("VERILAND_PLAY_INTEGRITY_DECRYPTION_KEY", ""), "with -android-package: the Play Console's base64 response decryption key; enables PLAY_INTEGRITY (verdicts decoded offline)")
 	fs.StringVar(&o.playVerificationKey, "play-integrity-verification-key", envOr("VERILAND_PLAY_INTEGRITY_VERIFICATION_KEY", ""), "with -play-integrity-decryption-key: the Play Console's base64 response verification key")
-	fs.StringVar(&o.ethRPC, "eth-rpc", envOr("VERILAND_ETH_RPC", ""), "Ethereum JSON-RPC endpoint (https or wss; http/ws only on loopback) that anchors PRODUCTION attestations and parcels; with -anchor-key and -anchor-address")
-	fs.StringVar(&o.anchorKeyFile, "anchor-key", envOr("VERILAND_ANCHOR_KEY", ""), "with -eth-rpc: file (mode 0600) holding the hex secp256k1 key that signs and pays for the anchoring transactions")
-	fs.StringVar(&o.anchorAddress, "anchor-address", envOr("VERILAND_ANCHOR_ADDRESS", ""), "with -eth-rpc: 0x address of the anchor contract that receives the digests")
+	fs.StringVar(&o.ethRPC, "eth-rpc", envOr("VERILAND_ETH_RPC", ""), "Ethereum JSON-RPC endpoint (https or wss; http/ws only on loopback) of PRODUCTION's chain: land titles (LandTitle, ERC-5192) and attestation anchors; with -anchor-key, and -chain-id equal to the node's")
+	fs.StringVar(&o.anchorKeyFile, "anchor-key", envOr("VERILAND_ANCHOR_KEY", ""), "with -eth-rpc: file (mode 0600) holding the hex secp256k1 key of the registry account, which deploys LandTitle, mints and burns titles, holds the titles of owners without a wallet, sends the anchors and pays the gas")
+	fs.StringVar(&o.anchorAddress, "anchor-address", envOr("VERILAND_ANCHOR_ADDRESS", ""), "with -eth-rpc: 0x address that receives attestation anchors as calldata (default: the registry account itself)")
+	fs.StringVar(&o.landTitleContract, "land-title-contract", envOr("VERILAND_LAND_TITLE_CONTRACT", ""), "with -eth-rpc: 0x address of a deployed LandTitle contract whose registry is -anchor-key's account (default: the one this server deployed, or a new deployment at first start, recorded and logged)")
+	fs.DurationVar(&o.chainPoll, "chain-poll", 0, "pause between rounds of the chain-job worker (default 1s)")
+	fs.DurationVar(&o.chainLease, "chain-lease", 0, "how long a claimed chain job stays hidden before another round may retry it, e.g. after a crash (default 5m)")
 	fs.StringVar(&o.metricsToken, "metrics-token", envOr("VERILAND_METRICS_TOKEN", ""), "when set, GET /metrics requires \"Authorization: Bearer <token>\" (default: public)")
 	fs.StringVar(&o.llmURL, "llm-url", envOr("VERILAND_LLM_URL", ""), "OpenAI-compatible chat-completions base URL (e.g. http://127.0.0.1:8081/v1) that answers the assistant's messages its router cannot place; default: none (the help text)")
 	fs.StringVar(&o.llmModel, "llm-model", envOr("VERILAND_LLM_MODEL", ""), "with -llm-url: the model name")
@@ -333,17 +337,14 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	if origin == "" {
 		origin = "http://" + ln.Addr().String()
 	}
-	// SANDBOX attestations are anchored on go-ethereum's in-process simulated chain
-	// (SPEC S7); PRODUCTION ones through the node of -eth-rpc, when it is set.
-	anchorKey, err := crypto.GenerateKey()
+	// SANDBOX's chain is go-ethereum's in-process simulated chain, PRODUCTION's the
+	// node of -eth-rpc (SPEC S7, S14).
+	ch, err := openChains(ctx, o, store.Store, origin, logger)
 	if err != nil {
+		ln.Close()
 		return err
 	}
-	sandboxChain, err := anchor.NewSimulated(anchorKey)
-	if err != nil {
-		return err
-	}
-	defer sandboxChain.Close()
+	defer ch.Close()
 
 	trust, err := loadTrust(o.keysDir, o.trustDir)
 	if err != nil {
@@ -351,8 +352,8 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 	}
 
 	keys := httpserver.Keys{Pepper: sec.pepper, IssuerKey: sec.issuerKey,
-		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Sandbox: sandboxChain},
-		Trust:   trust}
+		Anchors: ch.anchors(), Titles: ch.titles(),
+		Trust: trust}
 	if err := kycKeys(o, &keys); err != nil {
 		ln.Close()
 		return err
@@ -368,27 +369,21 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		ln.Close()
 		return err
 	}
-	eth, err := productionAnchor(ctx, o)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	if eth != nil {
-		keys.Anchors[veriland.Production] = eth
-	}
 	closeSpeech, err := assistantKeys(o, &keys, logger)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer closeSpeech()
-	logSummary(logger, summarize(o, &keys, eth))
+	logSummary(logger, summarize(o, &keys, ch))
 	cfg, err := httpserver.WithDefaultServices(httpserver.Config{
 		Store: store.Store, Tokens: tokens, Logger: logger, Version: version,
 		PublicOrigin: origin, ChainID: o.chainID, Fields: sec.fields,
 		RateLimits: o.rateLimits, MetricsToken: o.metricsToken,
 		MetricsCollectors: store.collectors(),
 		TrustForwardedFor: o.trustForwardedFor, TrustedProxies: o.trustedProxies,
+		ChainJobs:   chainjob.Policy{PollInterval: o.chainPoll, Lease: o.chainLease},
+		FreshChains: []veriland.Environment{veriland.Sandbox},
 	}, keys)
 	if err != nil {
 		ln.Close()

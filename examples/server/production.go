@@ -20,7 +20,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/liveness/deviceattest"
 )
 
@@ -275,30 +274,29 @@ func applicationID(exts []pkix.Extension) (*attestationApplicationID, error) {
 	return nil, fmt.Errorf("no key description")
 }
 
-// checkAnchor validates -eth-rpc, -anchor-key and -anchor-address: all three or none;
-// an https or wss endpoint (http and ws only on a loopback host); a non-zero contract
-// address. The key file is read at start (anchorKey).
+// checkAnchor validates -eth-rpc, -anchor-key, -anchor-address and
+// -land-title-contract: -eth-rpc and -anchor-key together, the others only with them;
+// an https or wss endpoint (http and ws only on a loopback host); non-zero addresses.
+// The key file is read at start (readAnchorKey).
 func (o *options) checkAnchor() error {
-	set := 0
-	for _, v := range []string{o.ethRPC, o.anchorKeyFile, o.anchorAddress} {
-		if v != "" {
-			set++
+	if o.ethRPC == "" && o.anchorKeyFile == "" {
+		if o.anchorAddress != "" || o.landTitleContract != "" {
+			return fmt.Errorf("-anchor-address and -land-title-contract need -eth-rpc and -anchor-key")
 		}
-	}
-	if set == 0 {
 		return nil
 	}
-	if set != 3 {
-		return fmt.Errorf("-eth-rpc, -anchor-key and -anchor-address (VERILAND_ETH_RPC, VERILAND_ANCHOR_KEY, VERILAND_ANCHOR_ADDRESS) go together")
+	if o.ethRPC == "" || o.anchorKeyFile == "" {
+		return fmt.Errorf("-eth-rpc and -anchor-key (VERILAND_ETH_RPC, VERILAND_ANCHOR_KEY) go together")
 	}
 	u, err := url.Parse(o.ethRPC)
 	if err != nil || u.Host == "" ||
 		!(u.Scheme == "https" || u.Scheme == "wss" || ((u.Scheme == "http" || u.Scheme == "ws") && isLoopback(u.Hostname()))) {
 		return fmt.Errorf("-eth-rpc must be an https or wss JSON-RPC URL (http and ws only on a loopback host)")
 	}
-	if !common.IsHexAddress(o.anchorAddress) || !strings.HasPrefix(o.anchorAddress, "0x") ||
-		common.HexToAddress(o.anchorAddress) == (common.Address{}) {
-		return fmt.Errorf("-anchor-address must be the anchor contract's 0x address (40 hex digits, not zero)")
+	for flag, v := range map[string]string{"-anchor-address": o.anchorAddress, "-land-title-contract": o.landTitleContract} {
+		if v != "" && (!common.IsHexAddress(v) || !strings.HasPrefix(v, "0x") || common.HexToAddress(v) == (common.Address{})) {
+			return fmt.Errorf("%s must be a 0x address (40 hex digits, not zero)", flag)
+		}
 	}
 	return nil
 }
@@ -329,24 +327,6 @@ func readAnchorKey(path string) (*ecdsa.PrivateKey, error) {
 		return nil, fmt.Errorf("-anchor-key: %s does not hold a valid secp256k1 private key", path)
 	}
 	return key, nil
-}
-
-// productionAnchor returns the PRODUCTION Ethereum anchor of -eth-rpc, or nil when
-// anchoring is not configured. The transactions go to -anchor-address; the chain id
-// is the node's.
-func productionAnchor(ctx context.Context, o *options) (*anchor.Ethereum, error) {
-	if o.ethRPC == "" {
-		return nil, nil
-	}
-	key, err := readAnchorKey(o.anchorKeyFile)
-	if err != nil {
-		return nil, err
-	}
-	eth, err := anchor.DialEthereum(ctx, o.ethRPC, anchor.EthereumConfig{Key: key, To: common.HexToAddress(o.anchorAddress)})
-	if err != nil {
-		return nil, fmt.Errorf("-eth-rpc: cannot reach %s", redactURL(o.ethRPC))
-	}
-	return eth, nil
 }
 
 // redactURL keeps the scheme and host of an endpoint, whose path or query often

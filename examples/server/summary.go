@@ -3,12 +3,13 @@ package main
 import (
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/veriland/veriland"
-	"github.com/veriland/veriland/attestation/anchor"
 	"github.com/veriland/veriland/httpserver"
 	"github.com/veriland/veriland/liveness/deviceattest"
+	"github.com/veriland/veriland/parcel/landtitle"
 )
 
 // feature is one line item of the startup summary: what is live, by name.
@@ -24,8 +25,8 @@ type envSummary struct {
 
 // summarize describes the features of the configured server in each environment:
 // device attestation types, KYC, anchoring, the assistant's model and transcriber,
-// and the protection of /metrics. eth is the PRODUCTION anchor, if any.
-func summarize(o *options, k *httpserver.Keys, eth *anchor.Ethereum) []envSummary {
+// and the protection of /metrics. ch are the chains.
+func summarize(o *options, k *httpserver.Keys, ch *chains) []envSummary {
 	var types []string
 	for t := range k.DeviceVerifiers {
 		types = append(types, string(t))
@@ -86,7 +87,8 @@ func summarize(o *options, k *httpserver.Keys, eth *anchor.Ethereum) []envSummar
 	sandbox := envSummary{env: veriland.Sandbox, live: append(append([]feature{
 		{"device_attestation", strings.Join(types, ",")}}, apps...),
 		feature{"kyc", "sandbox provider"},
-		feature{"anchoring", "simulated chain"},
+		feature{"chain", "simulated (in-process, empty at each start)"},
+		feature{"land_titles", landTitleSummary(ch.sandboxLand)},
 	)}
 	prod := envSummary{env: veriland.Production, live: append([]feature{{"device_attestation", strings.Join(prodTypes, ",")}}, apps...)}
 	if o.kycURL != "" {
@@ -95,12 +97,13 @@ func summarize(o *options, k *httpserver.Keys, eth *anchor.Ethereum) []envSummar
 		prod.live = append(prod.live, feature{"kyc", "none (issuance answers 503)"})
 		prod.missing = append(prod.missing, "KYC: -kyc-url -kyc-secret")
 	}
-	if eth != nil {
-		prod.live = append(prod.live, feature{"anchoring", "ethereum via " + redactURL(o.ethRPC) +
-			" from " + eth.From().Hex() + " to " + o.anchorAddress})
+	if ch != nil && ch.prod != nil {
+		prod.live = append(prod.live, feature{"chain", "ethereum via " + redactURL(o.ethRPC) + " (chain id " + strconv.FormatUint(o.chainID, 10) + ")"},
+			feature{"land_titles", landTitleSummary(ch.prodLand)},
+			feature{"anchoring", "from " + ch.prod.From().Hex()})
 	} else {
-		prod.live = append(prod.live, feature{"anchoring", "off"})
-		prod.missing = append(prod.missing, "anchoring: -eth-rpc -anchor-key -anchor-address")
+		prod.live = append(prod.live, feature{"chain", "off (land titles DISABLED, anchors DISABLED)"})
+		prod.missing = append(prod.missing, "chain: -eth-rpc -anchor-key -chain-id")
 	}
 	for _, s := range []*envSummary{&sandbox, &prod} {
 		s.live = append(s.live, shared...)
@@ -124,4 +127,12 @@ func logSummary(logger *slog.Logger, sums []envSummary) {
 		args = append(args, "to_enable", to)
 		logger.Info("features", args...)
 	}
+}
+
+// landTitleSummary names a LandTitle contract and its registry account.
+func landTitleSummary(c *landtitle.Contract) string {
+	if c == nil {
+		return "off"
+	}
+	return "LandTitle " + c.Address().Hex() + ", registry " + c.Registry().Hex()
 }
