@@ -18,8 +18,8 @@ import (
 	"github.com/veriland/veriland/httpserver/auth"
 	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
-	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/bolt"
+	"github.com/veriland/veriland/storage/chainjob"
 )
 
 // countingAnchor is one replica's chain: it counts what it anchored.
@@ -68,8 +68,8 @@ func startAnchoringReplica(t *testing.T, store storage.Store, issuerKey []byte, 
 	}
 	r := &anchoringReplica{chain: &countingAnchor{}, done: make(chan struct{})}
 	r.atts = &attestation.Service{
-		Store:     store,
-		Issuer:    &attestation.Issuer{Key: key, ChainID: 1},
+		Store:   store,
+		Issuer:  &attestation.Issuer{Key: key, ChainID: 1},
 		Anchors: map[veriland.Environment]anchor.Anchor{veriland.Production: r.chain},
 	}
 	tokens := &auth.Tokens{Secrets: auth.Secrets{Sandbox: bytes.Repeat([]byte("s"), 32), Production: bytes.Repeat([]byte("p"), 32)}, Rand: rand.Reader}

@@ -29,8 +29,8 @@ import (
 	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/storage"
-	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/audit"
+	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/fieldcrypt"
 	"github.com/veriland/veriland/storage/lease"
 

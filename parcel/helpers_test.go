@@ -76,13 +76,13 @@ func newFixture(tb testing.TB, titles map[veriland.Environment]parcel.TitleChain
 	require.NoError(tb, err)
 	f := &fixture{store: store, path: path, clock: clocktest.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
 	f.svc = &parcel.Service{
-		Store:   store,
-		Issuer:  &attestation.Issuer{Key: issuerKey, ChainID: testChainID},
-		Fields:  ring,
-		Pepper:  []byte("0123456789abcdef-pepper"),
-		Titles:  titles,
-		Now:     f.clock.Now,
-		Logger:  slog.New(slog.DiscardHandler),
+		Store:  store,
+		Issuer: &attestation.Issuer{Key: issuerKey, ChainID: testChainID},
+		Fields: ring,
+		Pepper: []byte("0123456789abcdef-pepper"),
+		Titles: titles,
+		Now:    f.clock.Now,
+		Logger: slog.New(slog.DiscardHandler),
 		OnEvent: func(_ context.Context, _ storage.Tx, ev parcel.Event) error {
 			f.mu.Lock()
 			defer f.mu.Unlock()

@@ -69,4 +69,3 @@ func TestBoundaryOverlap(t *testing.T) {
 	_, err = f.svc.Create(ctx, owner, r)
 	require.Equal(t, veriland.CodeValidationFailed, codeOf(err))
 }
-

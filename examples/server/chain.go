@@ -26,7 +26,7 @@ import (
 type chains struct {
 	sandbox     *anchor.Simulated
 	sandboxLand *landtitle.Contract
-	prod        *anchor.Ethereum   // nil without -eth-rpc
+	prod        *anchor.Ethereum    // nil without -eth-rpc
 	prodLand    *landtitle.Contract // nil without -eth-rpc
 	prodClient  *ethclient.Client
 }

@@ -23,7 +23,6 @@ import (
 	"syscall"
 	"time"
 
-
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver"
 	"github.com/veriland/veriland/httpserver/auth"
