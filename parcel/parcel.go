@@ -316,4 +316,7 @@ type Verification struct {
 	OwnerBinding OwnerBinding `json:"ownerBinding,omitempty"`
 	// History lists every version of the parcel's certificate, oldest first.
 	History []*CertificateVersion `json:"history"`
+	// Token is the version's land title: contract, holder (a wallet or the
+	// registry's custody account, never a name), status and transactions.
+	Token *Token `json:"token"`
 }

@@ -37,7 +37,7 @@ func (s *Service) VerifyHash(ctx context.Context, env veriland.Environment, hash
 			Authentic: true, Status: vr.Status, ParcelID: vr.ParcelID, Version: vr.Version,
 			CertifiedAt: vr.CertifiedAt, Notary: vr.Notary, City: vr.City, TokenID: vr.TokenID,
 			Anchor: tok.Anchor, Hash: vr.Hash, History: publicVersions(vs),
-			OwnerWallet: vr.OwnerWallet, OwnerBinding: vr.OwnerBinding,
+			OwnerWallet: vr.OwnerWallet, OwnerBinding: vr.OwnerBinding, Token: tok,
 		}
 		return nil
 	})
