@@ -1,0 +1,194 @@
+package landtitle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// transact sends data to to (nil: a deployment) from the registry, waits for the
+// receipt, and fails on a reverted transaction. what names the action in errors.
+func (c *Contract) transact(ctx context.Context, what string, to *common.Address, data []byte) (*types.Receipt, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.ReceiptTimeout)
+	defer cancel()
+	tx, err := c.send(ctx, to, data)
+	if err != nil {
+		return nil, fmt.Errorf("landtitle: %s: %w", what, err)
+	}
+	rcpt, err := c.wait(ctx, tx.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("landtitle: %s: %w", what, err)
+	}
+	if rcpt.Status != types.ReceiptStatusSuccessful {
+		return nil, fmt.Errorf("landtitle: %s: transaction %s reverted in block %s", what, tx.Hash().Hex(), rcpt.BlockNumber)
+	}
+	return rcpt, nil
+}
+
+// send signs and sends one transaction with the next pending nonce. The gas limit is
+// estimated, so a call that would revert fails here, with the contract's error decoded.
+func (c *Contract) send(ctx context.Context, to *common.Address, data []byte) (*types.Transaction, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	nonce, err := c.b.PendingNonceAt(ctx, c.from)
+	if err != nil {
+		return nil, fmt.Errorf("nonce: %w", err)
+	}
+	gas, err := c.b.EstimateGas(ctx, ethereum.CallMsg{From: c.from, To: to, Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("estimating gas: %w", c.decodeRevert(err))
+	}
+	var unsigned *types.Transaction
+	if c.cfg.Legacy {
+		price, err := c.b.SuggestGasPrice(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("gas price: %w", err)
+		}
+		unsigned = types.NewTx(&types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: to, Data: data})
+	} else {
+		tip, err := c.b.SuggestGasTipCap(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("gas tip: %w", err)
+		}
+		head, err := c.b.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return nil, fmt.Errorf("head: %w", err)
+		}
+		if head.BaseFee == nil {
+			return nil, errors.New("the chain has no base fee (pre-London): set Legacy")
+		}
+		feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
+		unsigned = types.NewTx(&types.DynamicFeeTx{
+			ChainID: c.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: to, Data: data,
+		})
+	}
+	tx, err := types.SignTx(unsigned, types.LatestSignerForChainID(c.chainID), c.cfg.Key)
+	if err != nil {
+		return nil, fmt.Errorf("signing: %w", err)
+	}
+	// "already known": another client on this key signed the very same transaction
+	// (same nonce, data and fees), which is in the pool; its receipt is ours.
+	if err := c.b.SendTransaction(ctx, tx); err != nil && !strings.Contains(err.Error(), "already known") {
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	if c.cfg.AfterSend != nil {
+		c.cfg.AfterSend()
+	}
+	return tx, nil
+}
+
+// wait polls for the receipt of hash until ctx ends.
+func (c *Contract) wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	t := time.NewTicker(c.cfg.PollInterval)
+	defer t.Stop()
+	for {
+		rcpt, err := c.b.TransactionReceipt(ctx, hash)
+		if err == nil {
+			return rcpt, nil
+		}
+		if ctx.Err() != nil || isTimeout(err) {
+			// The transport may notice the deadline a moment before the context does
+			// and say so in its own words ("i/o timeout").
+			return nil, fmt.Errorf("no receipt for %s: %w", hash.Hex(), context.DeadlineExceeded)
+		}
+		if !errors.Is(err, ethereum.NotFound) && !isIndexing(err) {
+			return nil, fmt.Errorf("receipt of %s: %w", hash.Hex(), err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("no receipt for %s: %w", hash.Hex(), ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// receiptOf keeps what callers need of a receipt.
+func receiptOf(r *types.Receipt) Receipt {
+	return Receipt{TxHash: r.TxHash, BlockNumber: r.BlockNumber.Uint64(), GasUsed: r.GasUsed}
+}
+
+// RevertError is a call that the contract refused with one of its custom errors (or
+// OpenZeppelin's), decoded from the node's revert data.
+type RevertError struct {
+	// Name of the Solidity error, e.g. "NotRegistry", "Soulbound", "TitleAlreadyBurned".
+	Name string
+	// Args are the error's decoded arguments, in order.
+	Args []any
+	err  error
+}
+
+// Error returns the Solidity error as it would be written, e.g. "Soulbound()".
+func (e *RevertError) Error() string {
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = fmt.Sprint(a)
+	}
+	return fmt.Sprintf("reverted with %s(%s)", e.Name, strings.Join(args, ", "))
+}
+
+// Unwrap returns the node's error.
+func (e *RevertError) Unwrap() error { return e.err }
+
+// decodeRevert turns a node error carrying revert data that names one of the ABI's
+// errors into a *RevertError; other errors come back as they are.
+func (c *Contract) decodeRevert(err error) error {
+	if r := revertOf(c.abi, err); r != nil {
+		return r
+	}
+	return err
+}
+
+// revertOf decodes the revert data in err against parsed, or returns nil.
+func revertOf(parsed *abi.ABI, err error) *RevertError {
+	var de rpc.DataError
+	if parsed == nil || !errors.As(err, &de) {
+		return nil
+	}
+	s, ok := de.ErrorData().(string)
+	if !ok {
+		return nil
+	}
+	data := common.FromHex(s)
+	if len(data) < 4 {
+		return nil
+	}
+	e, lookupErr := parsed.ErrorByID([4]byte(data[:4]))
+	if lookupErr != nil {
+		return nil
+	}
+	args, unpackErr := e.Inputs.Unpack(data[4:])
+	if unpackErr != nil {
+		return nil
+	}
+	return &RevertError{Name: e.Name, Args: args, err: err}
+}
+
+// isTimeout reports whether err is a transport timeout, which the RPC client raises
+// when the context's deadline reaches the connection.
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &t) && t.Timeout())
+}
+
+// isNonceRace reports whether err is the node refusing a transaction whose nonce another
+// sender on the same key took first.
+func isNonceRace(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced")
+}
+
+// isIndexing reports whether err is the node saying that it is still indexing
+// transactions: the receipt may yet appear, so the wait goes on.
+func isIndexing(err error) bool {
+	return strings.Contains(err.Error(), "transaction indexing is in progress")
+}
