@@ -114,6 +114,11 @@ func (s *Server) registerRoutes() {
 		s.add(route{method: "GET", path: "/v1/sandbox/scenarios", roles: anyRole, handle: s.sandboxScenarios})
 		s.add(route{method: "POST", path: "/v1/sandbox/reset", roles: verifierOrAdmin, optionalBody: true, handle: s.resetSandbox})
 	}
+	if s.cfg.SandboxChain != nil {
+		// The sandbox chain's land titles, read-only JSON-RPC for wallets and scripts
+		// (public: the sandbox chain holds no personal data).
+		s.add(route{method: "POST", path: "/v1/sandbox/chain", bodyLimit: 64 << 10, handle: s.sandboxChain})
+	}
 	if s.cfg.WebhookSecrets != nil {
 		s.add(route{method: "GET", path: "/v1/webhooks/secret", roles: verifierOrAdmin, handle: s.webhookSecret})
 		s.add(route{method: "POST", path: "/v1/webhooks/secret/rotate", roles: verifierOrAdmin, optionalBody: true, handle: s.rotateWebhookSecret})

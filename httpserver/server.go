@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/assistant"
 	"github.com/veriland/veriland/attestation"
@@ -28,6 +29,7 @@ import (
 	"github.com/veriland/veriland/identity/siwe"
 	"github.com/veriland/veriland/liveness"
 	"github.com/veriland/veriland/parcel"
+
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 	"github.com/veriland/veriland/storage/chainjob"
@@ -114,6 +116,11 @@ type Config struct {
 	// transaction: attestation and revocation anchors, land-title mints and burns.
 	// Its Fence is set to the anchoring lease when left nil.
 	ChainJobs chainjob.Policy
+	// SandboxChain is a JSON-RPC client of the SANDBOX chain (for the in-process
+	// simulated chain: its node's in-process client). When set, POST
+	// /v1/sandbox/chain serves it read-only to anyone, so that wallets and scripts can
+	// read the sandbox's land titles. nil: the route is not registered.
+	SandboxChain *rpc.Client
 	// FreshChains are the environments whose chain starts empty with the process
 	// (an in-process simulated chain): when this replica becomes the anchoring leader,
 	// the environment's current land titles are minted again on its chain

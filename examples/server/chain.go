@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/attestation/anchor"
@@ -29,6 +32,7 @@ type chains struct {
 	prod        *anchor.Ethereum    // nil without -eth-rpc
 	prodLand    *landtitle.Contract // nil without -eth-rpc
 	prodClient  *ethclient.Client
+	ipcDir      string // the sandbox chain's socket directory
 }
 
 func (c *chains) anchors() map[veriland.Environment]anchor.Anchor {
@@ -38,6 +42,10 @@ func (c *chains) anchors() map[veriland.Environment]anchor.Anchor {
 	}
 	return m
 }
+
+// sandboxRPC is the sandbox chain's in-process JSON-RPC client, which
+// POST /v1/sandbox/chain serves read-only.
+func (c *chains) sandboxRPC() *rpc.Client { return c.sandbox.RPC() }
 
 func (c *chains) titles() map[veriland.Environment]parcel.TitleChain {
 	m := map[veriland.Environment]parcel.TitleChain{veriland.Sandbox: c.sandboxLand}
@@ -53,6 +61,9 @@ func (c *chains) Close() {
 	}
 	if c.sandbox != nil {
 		_ = c.sandbox.Close()
+	}
+	if c.ipcDir != "" {
+		_ = os.RemoveAll(c.ipcDir)
 	}
 }
 
@@ -72,7 +83,13 @@ func openChains(ctx context.Context, o *options, store storage.Store, origin str
 	if err != nil {
 		return nil, err
 	}
-	if c.sandbox, err = anchor.NewSimulated(key); err != nil {
+	// Its node listens on a Unix socket in a private temporary directory, which
+	// POST /v1/sandbox/chain serves read-only.
+	if c.ipcDir, err = os.MkdirTemp("", "veriland-chain-"); err != nil {
+		return nil, err
+	}
+	if c.sandbox, err = anchor.NewSimulated(key, anchor.WithIPC(filepath.Join(c.ipcDir, "sandbox.ipc"))); err != nil {
+		c.Close()
 		return nil, err
 	}
 	b := c.sandbox.Backend()

@@ -382,7 +382,7 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		MetricsCollectors: store.collectors(),
 		TrustForwardedFor: o.trustForwardedFor, TrustedProxies: o.trustedProxies,
 		ChainJobs:   chainjob.Policy{PollInterval: o.chainPoll, Lease: o.chainLease},
-		FreshChains: []veriland.Environment{veriland.Sandbox},
+		FreshChains: []veriland.Environment{veriland.Sandbox}, SandboxChain: ch.sandboxRPC(),
 	}, keys)
 	if err != nil {
 		ln.Close()
