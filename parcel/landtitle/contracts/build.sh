@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # build.sh rebuilds LandTitle from source: the pinned solc-js and OpenZeppelin (npm ci from
-# package-lock.json), compile.mjs, then go-ethereum's abigen at the version in go.mod.
+# package-lock.json), compile.mjs, then go-ethereum's abigen generator at the version in go.mod.
 #
 #   build.sh           writes parcel/landtitle/LandTitle.{abi,bin,bin-runtime} and landtitle_binding.go
 #   build.sh --check   rebuilds into a temporary directory and exits 1, with a diff summary, if any
 #                      byte differs from the committed files (what CI runs)
 #
-# abigen runs as `go run github.com/ethereum/go-ethereum/cmd/abigen@VERSION`, VERSION read from
-# go.mod, so that the generator is the go-ethereum the binding compiles against, without adding
-# abigen's own dependencies to go.mod.
+# The binding comes from go-ethereum's abigen generator (accounts/abi/abigen.Bind, what
+# `abigen --abi --bin --pkg --type` runs), called by ../internal/bindgen inside this module: the
+# generator is the go-ethereum of go.mod, the output byte-identical to the abigen command's, and
+# no build of cmd/abigen's own dependency graph (minutes on a cold cache) is needed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -39,9 +40,9 @@ node compile.mjs "$out"
 
 cd "$root"
 version=$(go list -m -f '{{.Version}}' github.com/ethereum/go-ethereum)
-timeout 900 go run "github.com/ethereum/go-ethereum/cmd/abigen@$version" \
-	--abi "$out/LandTitle.abi" --bin "$out/LandTitle.bin" \
-	--pkg landtitle --type LandTitle --out "$out/landtitle_binding.go"
+timeout 900 go run ./parcel/landtitle/internal/bindgen \
+	-abi "$out/LandTitle.abi" -bin "$out/LandTitle.bin" \
+	-pkg landtitle -type LandTitle -out "$out/landtitle_binding.go"
 chmod 0644 "$out/landtitle_binding.go"
 
 if ! $check; then
