@@ -6,6 +6,8 @@
 #
 #   eval "$(scripts/devchain.sh)"       # start; stdout is only the export lines
 #   scripts/devchain.sh stop            # kill $VERILAND_TEST_ETH_PID, remove its directory
+#   scripts/devchain.sh build           # only build (or find) geth, print its path: .ci/run
+#                                       # starts it early, in the background
 #
 # Exports:
 #   VERILAND_TEST_ETH_RPC       http://127.0.0.1:<port> (eth, net, web3, txpool)
@@ -47,7 +49,12 @@ if [ "${1:-}" = "stop" ]; then
   esac
   exit 0
 fi
-[ $# -eq 0 ] || die "usage: eval \"\$(scripts/devchain.sh)\"  |  scripts/devchain.sh stop"
+buildOnly=false
+case "$*" in
+  "") ;;
+  build) buildOnly=true ;;
+  *) die "usage: eval \"\$(scripts/devchain.sh)\"  |  scripts/devchain.sh stop  |  scripts/devchain.sh build" ;;
+esac
 
 cd "$(dirname "$0")/.."
 command -v go >/dev/null 2>&1 || die "go not found"
@@ -78,6 +85,10 @@ else
   geth=$cache/geth
 fi
 say "using $geth ($(gethVersion "$geth"))"
+if $buildOnly; then
+  echo "$geth"
+  exit 0
+fi
 
 # --- start geth --dev --------------------------------------------------------------------
 dir=$(mktemp -d "${TMPDIR:-/tmp}/veriland-devchain.XXXXXX")
