@@ -26,7 +26,7 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: wallet new | siwe | consent | transfer (see go doc ./examples/wallet)")
+		fmt.Fprintln(stderr, "usage: wallet new | siwe | consent | transfer | title (see go doc ./examples/wallet)")
 		return 2
 	}
 	var err error
@@ -39,6 +39,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now func() ti
 		err = signConsent(args[1:], stdin, stdout, stderr)
 	case "transfer":
 		err = signTransfer(args[1:], stdin, stdout, stderr)
+	case "title":
+		err = readTitle(args[1:], stdin, stdout, stderr)
 	default:
 		err = fmt.Errorf("unknown command %q", args[0])
 	}
