@@ -46,7 +46,7 @@ type EthereumConfig struct {
 	GasLimit uint64
 	// ReceiptTimeout bounds the wait for the receipt (default 2 minutes).
 	ReceiptTimeout time.Duration
-	// PollInterval between receipt queries (default 2 s).
+	// PollInterval is the longest pause between receipt queries (default 2 s).
 	PollInterval time.Duration
 }
 
@@ -174,8 +174,11 @@ func (e *Ethereum) send(ctx context.Context, digest [32]byte) (*types.Transactio
 	return tx, nil
 }
 
+// wait polls for the receipt: first after 25 ms, then at twice the previous pause
+// up to PollInterval (a node that seals at once answers within tens of milliseconds).
 func (e *Ethereum) wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	t := time.NewTicker(e.cfg.PollInterval)
+	pause := min(25*time.Millisecond, e.cfg.PollInterval)
+	t := time.NewTimer(pause)
 	defer t.Stop()
 	for {
 		rcpt, err := e.client.TransactionReceipt(ctx, hash)
@@ -196,6 +199,8 @@ func (e *Ethereum) wait(ctx context.Context, hash common.Hash) (*types.Receipt, 
 			return nil, fmt.Errorf("anchor: no receipt for %s: %w", hash.Hex(), ctx.Err())
 		case <-t.C:
 		}
+		pause = min(2*pause, e.cfg.PollInterval)
+		t.Reset(pause)
 	}
 }
 

@@ -47,7 +47,8 @@ type Config struct {
 	Legacy bool
 	// ReceiptTimeout bounds each wait for a receipt (default 2 minutes).
 	ReceiptTimeout time.Duration
-	// PollInterval between receipt queries (default 1 s).
+	// PollInterval is the longest pause between receipt queries (default 1 s); the
+	// first comes after 25 ms, each next one after twice the pause before.
 	PollInterval time.Duration
 	// FromBlock is the first block searched for past Transfer logs, when an idempotent
 	// Mint or Burn returns the receipt of the original transaction: the deployment

@@ -87,9 +87,13 @@ func (c *Contract) send(ctx context.Context, to *common.Address, data []byte) (*
 	return tx, nil
 }
 
-// wait polls for the receipt of hash until ctx ends.
+// wait polls for the receipt of hash until ctx ends: first after 25 ms, then at
+// twice the previous pause up to PollInterval, so that a node that seals at once (a
+// dev chain, a rollup's sequencer) answers within a few tens of milliseconds and a
+// 12-second chain is not polled more than every PollInterval.
 func (c *Contract) wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	t := time.NewTicker(c.cfg.PollInterval)
+	pause := min(25*time.Millisecond, c.cfg.PollInterval)
+	t := time.NewTimer(pause)
 	defer t.Stop()
 	for {
 		rcpt, err := c.b.TransactionReceipt(ctx, hash)
@@ -109,6 +113,8 @@ func (c *Contract) wait(ctx context.Context, hash common.Hash) (*types.Receipt, 
 			return nil, fmt.Errorf("no receipt for %s: %w", hash.Hex(), ctx.Err())
 		case <-t.C:
 		}
+		pause = min(2*pause, c.cfg.PollInterval)
+		t.Reset(pause)
 	}
 }
 
