@@ -162,7 +162,7 @@ func TestDashboardInChromium(t *testing.T) {
 
 		// A notary sees only the sections its role may use.
 		p.signIn(h.ts.URL, pf.notary)
-		require.Equal(t, []any{"tab-sandbox", "tab-notary"},
+		require.Equal(t, []any{"tab-sandbox", "tab-notary", "tab-parcels"},
 			p.eval(`Array.from(document.querySelectorAll('nav li:not([hidden]) button'), b => b.id)`))
 		p.noProblems()
 	})
@@ -370,6 +370,106 @@ func TestDashboardInChromium(t *testing.T) {
 		require.NotContains(t, p.text("#sandbox-seeded"), certified)
 		p.noProblems()
 	})
+}
+
+// TestDashboardLandTitlesInChromium: the Parcels section shows each parcel's land
+// title (SPEC S14) on a simulated chain — its status in a coloured tag and in words,
+// who holds it (the owner's wallet, or the registry's custody account) with the short
+// address and the full one in its title, and the mint and burn transactions likewise
+// — and, in PRODUCTION without a chain, the registry's record only. Photographed at
+// desktop and phone sizes.
+func TestDashboardLandTitlesInChromium(t *testing.T) {
+	bin, err := findChromium()
+	require.NoError(t, err)
+	if bin == "" {
+		testenv.Require(t, "Chromium (browser test of the dashboard)", "set VERILAND_CHROMIUM, or put chromium on PATH; on Debian: apt-get install -y chromium")
+	}
+	h := newHarness(t)
+	sim := titleChain(t, h)
+	custody := sim.Registry().Hex()
+	pf := newParcelFlow(h, veriland.Sandbox)
+	pending := pf.create(t, parcelNotary)["id"].(string)
+	custodyParcel := pf.create(t, parcelNotary)["id"].(string)
+	pf.post(t, "/v1/parcels/"+custodyParcel+"/certify", pf.notary, nil, 200)
+	wallet := strings.ToLower("0x" + strings.Repeat("5a", 20))
+	walletParcel := dashboardWalletParcel(t, pf, wallet)
+	revoked := pf.create(t, parcelNotary)["id"].(string)
+	pf.post(t, "/v1/parcels/"+revoked+"/certify", pf.notary, nil, 200)
+	runTitleJobs(t, h)
+	pf.post(t, "/v1/parcels/"+revoked+"/revoke", pf.admin, `{"reason":"court order"}`, 200)
+	runTitleJobs(t, h)
+	token := func(id string) map[string]any {
+		return attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + id, token: pf.agent}))["token"].(map[string]any)
+	}
+	custodyTok, walletTok, revokedTok := token(custodyParcel), token(walletParcel), token(revoked)
+	require.Equal(t, "MINTED", custodyTok["status"])
+	require.Equal(t, "MINTED", walletTok["status"])
+	require.Equal(t, "BURNED", revokedTok["status"])
+	// PRODUCTION has no chain here: its titles are the registry's record only.
+	prod := newParcelFlow(h, veriland.Production)
+	disabled := prod.create(t, parcelNotary)["id"].(string)
+	prod.post(t, "/v1/parcels/"+disabled+"/certify", prod.notary, nil, 200)
+
+	shots := screenshotDir(t)
+	b := launchBrowser(t, bin)
+	p := b.newPage(t, nil)
+	p.signIn(h.ts.URL, pf.admin)
+	p.click("#tab-parcels")
+	card := func(id string) string { return `document.querySelector('#parcel-list li[data-id="` + id + `"]')` }
+	// (The account's sandbox holds its seeded parcels too.)
+	p.waitFor(`/parcels shown\.$/.test(document.getElementById('status').textContent) && ` + card(pending) + ` && ` + card(revoked))
+	require.Equal(t, "parcels-title", p.eval(`document.activeElement.id`))
+	fact := func(id, label string) string {
+		return `(() => { const dt = Array.from(` + card(id) + `.querySelectorAll('dt')).find(d => d.textContent === '` + label + `'); return dt ? dt.nextElementSibling : null; })()`
+	}
+	full := func(expr string) any { return p.eval(expr + `.querySelector('code').getAttribute('title')`) }
+	shortText := func(expr string) any { return p.eval(expr + `.querySelector('code').textContent`) }
+
+	// Held by the registry's custody account: an owner without a wallet.
+	require.Equal(t, "MINTED", p.eval(card(custodyParcel)+`.dataset.tokenStatus`))
+	require.Equal(t, "MINTED On chain, held by the registry’s custody account", p.eval(fact(custodyParcel, "Land title")+`.textContent`))
+	require.Equal(t, "ok", p.eval(fact(custodyParcel, "Land title")+`.querySelector('.tag').classList[1]`))
+	require.Equal(t, "REGISTRY_CUSTODY", p.eval(fact(custodyParcel, "Held by")+`.querySelector('.holder').dataset.kind`))
+	require.Contains(t, p.eval(fact(custodyParcel, "Held by")+`.textContent`), "the registry’s custody account (owner without a wallet)")
+	require.Equal(t, custody, full(fact(custodyParcel, "Held by")))
+	require.Equal(t, custody[:6]+"…"+custody[len(custody)-4:], shortText(fact(custodyParcel, "Held by")))
+	mintTx := custodyTok["mintTx"].(string)
+	require.Equal(t, mintTx, full(fact(custodyParcel, "Mint tx")))
+	require.Equal(t, mintTx[:6]+"…"+mintTx[len(mintTx)-4:], shortText(fact(custodyParcel, "Mint tx")))
+	require.Equal(t, sim.Address().Hex(), full(fact(custodyParcel, "Contract")))
+	require.Contains(t, p.eval(fact(custodyParcel, "Contract")+`.textContent`), "chain 1337")
+	require.Nil(t, p.eval(fact(custodyParcel, "Burn tx")))
+
+	// Held by the owner's wallet.
+	require.Equal(t, "MINTED On chain, held by the owner’s wallet", p.eval(fact(walletParcel, "Land title")+`.textContent`))
+	require.Equal(t, "OWNER_WALLET", p.eval(fact(walletParcel, "Held by")+`.querySelector('.holder').dataset.kind`))
+	require.Equal(t, wallet, strings.ToLower(full(fact(walletParcel, "Held by")).(string)))
+	require.Equal(t, walletTok["mintTx"], full(fact(walletParcel, "Mint tx")))
+
+	// Revoked: burned on chain, with both transactions.
+	require.Equal(t, "BURNED Burned", p.eval(fact(revoked, "Land title")+`.textContent`))
+	require.Equal(t, "burned", p.eval(fact(revoked, "Land title")+`.querySelector('.tag').classList[1]`))
+	require.NotNil(t, p.eval(fact(revoked, "Was held by")))
+	require.Equal(t, revokedTok["mintTx"], full(fact(revoked, "Mint tx")))
+	require.Equal(t, revokedTok["burnTx"], full(fact(revoked, "Burn tx")))
+
+	// Not certified yet: no title.
+	require.Contains(t, p.eval(card(pending)+`.textContent`), "No land title: a title is issued only when the parcel is certified.")
+	p.checkAccessible(t)
+	p.screenshots(t, shots, "dashboard-parcels")
+	p.noProblems()
+
+	// PRODUCTION without a chain: the registry's record only, no holder, no transaction.
+	q := b.newPage(t, nil)
+	q.signIn(h.ts.URL, prod.admin)
+	q.click("#tab-parcels")
+	q.waitFor(`document.getElementById('status').textContent === '1 parcel shown.'`)
+	require.Equal(t, "DISABLED Registry record only (no chain configured)", q.eval(`document.querySelector('#parcel-list .title-state').textContent`))
+	require.Equal(t, "plain", q.eval(`document.querySelector('#parcel-list .title-state .tag').classList[1]`))
+	require.EqualValues(t, 0, q.eval(`document.querySelectorAll('#parcel-list .holder').length`))
+	q.checkAccessible(t)
+	q.screenshots(t, shots, "dashboard-parcels-disabled")
+	q.noProblems()
 }
 
 // signIn opens the dashboard and signs in with tok as a person would: typing the key

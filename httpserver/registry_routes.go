@@ -60,7 +60,30 @@ func registryView(hash string, v *parcel.Verification) registrypage.View {
 		OwnerWallet: v.OwnerWallet, OwnerBinding: string(v.OwnerBinding)}
 	for _, h := range v.History {
 		view.History = append(view.History, registrypage.Version{Version: h.Version, Status: string(h.Status),
-			Hash: h.Hash, CertifiedAt: h.CertifiedAt, OwnerWallet: h.OwnerWallet, OwnerConsent: h.OwnerConsent})
+			Hash: h.Hash, CertifiedAt: h.CertifiedAt, OwnerWallet: h.OwnerWallet, OwnerConsent: h.OwnerConsent,
+			TokenStatus: string(h.TokenStatus)})
+	}
+	if t := v.Token; t != nil {
+		timeOf := func(p *time.Time) time.Time {
+			if p == nil {
+				return time.Time{}
+			}
+			return *p
+		}
+		// The land title (SPEC S14): public chain data only; Error (a chain error,
+		// possibly naming the operator's node) stays with the operator.
+		view.Title = &registrypage.Title{Status: string(t.Status), TokenID: t.TokenID, Standard: t.Standard,
+			ChainID: t.ChainID, Contract: t.Contract, Holder: t.Holder, HolderKind: string(t.HolderKind),
+			MintTx: t.MintTx, BurnTx: t.BurnTx, MintBlock: t.MintBlock,
+			MintedAt: timeOf(t.MintedAt), BurnedAt: timeOf(t.BurnedAt), BurnRequestedAt: timeOf(t.BurnRequestedAt)}
+		if view.Title.TokenID == "" {
+			view.Title.TokenID = v.TokenID
+		}
+		if t.Contract == "" {
+			// No chain: the chain id is the registry's signing domain, not a chain
+			// the title lives on.
+			view.Title.ChainID = 0
+		}
 	}
 	return view
 }

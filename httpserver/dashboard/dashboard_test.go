@@ -130,3 +130,28 @@ func TestDashboardMustHash(t *testing.T) {
 		})
 	}
 }
+
+// TestDashboardHasLandTitles: the Parcels section lists every parcel's land title
+// (SPEC S14): a colour for each token status, the holder kinds in words, and short
+// addresses and hashes whose full value is their title.
+func TestDashboardHasLandTitles(t *testing.T) {
+	doc := string(Page())
+	for _, want := range []string{
+		`<button type="button" id="tab-parcels" data-section="parcels" aria-controls="parcels">Parcels</button>`,
+		`<section id="parcels" class="page" aria-labelledby="parcels-title" hidden>`,
+		`<ul id="parcel-list" class="cards"`,
+		`parcels: { roles: ['holder', 'verifier', 'notary', 'admin'], load: loadParcels }`,
+		`MINTED: 'ok', BURNED: 'burned', DISABLED: 'plain'`,
+		`OWNER_WALLET: 'the owner’s wallet'`,
+		`REGISTRY_CUSTODY: 'the registry’s custody account (owner without a wallet)'`,
+		`make('code', { title: s, 'data-full': s, text: s.length > 14 ? s.slice(0, 6) + '…' + s.slice(-4) : s })`,
+		`['Mint tx', txFact(tk.mintTx, tk.mintBlock, tk.mintedAt)]`,
+		`['Burn tx', txFact(tk.burnTx, 0, tk.burnedAt)]`,
+		`'parcel-list'`, // cleared on sign-out
+	} {
+		require.Contains(t, doc, want)
+	}
+	style := inline(t, doc, "<style>", "</style>")
+	require.Contains(t, style, ".burned { background: #37474f; color: #ffffff; }")
+	require.Contains(t, style, ".plain { background: var(--panel); color: var(--fg);")
+}

@@ -8,8 +8,11 @@
 // goes through the public API on the same origin: webhook deliveries with their
 // attempts and a Replay button, the audit log with its filters and the chain's
 // verification, the sandbox's seeded records and scenarios with a Reset button, API
-// keys (create, with the token shown once; revoke), and parcels and transfers
-// awaiting a notary. The dashboard has no private endpoint.
+// keys (create, with the token shown once; revoke), parcels and transfers awaiting a
+// notary, and every parcel's land title (SPEC S14: the token's status, who holds it —
+// the owner's wallet or the registry's custody account — and its mint and burn
+// transactions, shortened, the full value in each one's title). The dashboard has no
+// private endpoint.
 //
 // The page has one inline script and one inline style, and its
 // Content-Security-Policy allows exactly those two by their SHA-256 hashes, computed

@@ -7,8 +7,10 @@
 // Its only inline style is allowed by the Content-Security-Policy by its SHA-256
 // hash, computed here from the embedded template, so the page cannot drift from its
 // policy. It says the important fact first, in words and in colour (CURRENT green,
-// SUPERSEDED amber, REVOKED red, unknown grey), then the certificate's public facts
-// and its version history.
+// SUPERSEDED amber, REVOKED red, unknown grey), then the certificate's public facts,
+// its land title on chain (SPEC S14: the ERC-5192 token's status in words and colour,
+// who holds it, the contract, the chain and the full mint and burn transaction
+// hashes) and its version history, each version with its title's status.
 //
 // What it never does: show the owner's name or identity document. View has no field
 // for them, so a caller cannot pass them by mistake.
@@ -65,8 +67,11 @@ type View struct {
 	// TokenID is the soulbound token of that version (a decimal uint256).
 	TokenID string
 	// Anchor says in words where the token is anchored ("ANCHORED in transaction
-	// 0x…", "PENDING", "DISABLED"); empty says "not anchored".
+	// 0x…", "PENDING", "DISABLED"); empty says "not anchored". The page shows it only
+	// when Title is nil: a land title's transactions say more.
 	Anchor string
+	// Title is the version's land title on chain (nil: the registry reported none).
+	Title *Title
 	// OwnerWallet is the owner's wallet that the certifying notary bound ("" for an
 	// owner without one), and OwnerBinding how (NOTARY_VERIFIED or
 	// IDENTITY_VERIFIED). A wallet address is public; the owner's name never is.
@@ -85,6 +90,49 @@ type Version struct {
 	// the previous owner consented to the transfer that made it: OWNER_SIGNATURE or
 	// NOTARY_WITNESSED ("" for version 1).
 	OwnerWallet, OwnerConsent string
+	// TokenStatus is the status of the version's land title ("" when unknown).
+	TokenStatus string
+}
+
+// Land title statuses (SPEC S14), as the registry reports them.
+const (
+	TitlePending  = "PENDING"
+	TitleMinted   = "MINTED"
+	TitleBurned   = "BURNED"
+	TitleFailed   = "FAILED"
+	TitleDisabled = "DISABLED"
+)
+
+// Holder kinds of a land title.
+const (
+	HolderOwnerWallet     = "OWNER_WALLET"
+	HolderRegistryCustody = "REGISTRY_CUSTODY"
+)
+
+// Title is a certificate version's land title: an ERC-5192 (soulbound) token of the
+// registry's LandTitle contract. Every field is public chain data; none names the
+// owner.
+type Title struct {
+	// Status is PENDING, MINTED, BURNED, FAILED or DISABLED.
+	Status string
+	// TokenID is the token's id (a decimal uint256) and Standard its standard
+	// ("ERC-5192").
+	TokenID, Standard string
+	// ChainID and Contract name the chain and the LandTitle contract ("" without a
+	// chain).
+	ChainID  uint64
+	Contract string
+	// Holder is the address that holds the token and HolderKind whose it is:
+	// OWNER_WALLET (the owner's wallet) or REGISTRY_CUSTODY (the registry's custody
+	// account, for an owner without a wallet).
+	Holder, HolderKind string
+	// MintTx and BurnTx are the transactions that minted and burned the token
+	// (0x + 64 hex, "" before), MintBlock the mint's block.
+	MintTx, BurnTx string
+	MintBlock      uint64
+	// MintedAt and BurnedAt are when the chain minted and burned it; BurnRequestedAt
+	// when the registry closed the version (the burn follows).
+	MintedAt, BurnedAt, BurnRequestedAt time.Time
 }
 
 // pageData is View with its words, colour class and formatted dates.
@@ -94,6 +142,18 @@ type pageData struct {
 	CertifiedAtISO, CertifiedAtText                        string
 	BindingText                                            string
 	History                                                []row
+	// Land is the land title in words (nil without one).
+	Land *titleData
+}
+
+// titleData is Title with its words, colour class and formatted dates.
+type titleData struct {
+	Title
+	Word, Text, Class, HolderLabel, HolderText string
+	StandardText                               string
+	MintedAtISO, MintedAtText                  string
+	BurnedAtISO, BurnedAtText                  string
+	BurnRequestedAtISO, BurnRequestedAtText    string
 }
 
 // row is one line of the history table.
@@ -102,6 +162,7 @@ type row struct {
 	Here                                                      bool
 	Status, Class, ShortHash, CertifiedAtISO, CertifiedAtText string
 	ShortWallet, ConsentText                                  string
+	TokenStatus, TokenClass, TokenText                        string
 }
 
 // Render returns the page for v.
@@ -150,11 +211,17 @@ func Render(v View) ([]byte, error) {
 		case "NOTARY_WITNESSED":
 			r.ConsentText = "transferred before the notary (owner without a wallet)"
 		}
+		if h.TokenStatus != "" {
+			r.TokenStatus, r.TokenClass, r.TokenText = h.TokenStatus, titleClass(h.TokenStatus), titleShortWords(h.TokenStatus)
+		}
 		r.CertifiedAtISO, r.CertifiedAtText = dates(h.CertifiedAt)
 		if !h.CertifiedAt.IsZero() {
 			r.CertifiedAtText = h.CertifiedAt.UTC().Format("2 Jan 2006")
 		}
 		d.History = append(d.History, r)
+	}
+	if v.Title != nil {
+		d.Land = describeTitle(*v.Title, v.Status)
 	}
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, d); err != nil {
@@ -191,6 +258,107 @@ func class(status string) string {
 		return "revoked"
 	}
 	return "unknown"
+}
+
+// describeTitle puts a land title into words: its status (with the status of its
+// certificate, which says why a title was burned), who holds it, and its dates.
+func describeTitle(t Title, certStatus string) *titleData {
+	d := &titleData{Title: t, Class: titleClass(t.Status), HolderLabel: "Held by"}
+	holder := ""
+	switch t.HolderKind {
+	case HolderOwnerWallet:
+		holder, d.HolderText = "the owner's wallet", "the owner's wallet"
+	case HolderRegistryCustody:
+		holder, d.HolderText = "the registry's custody account", "the registry's custody account, for an owner without a wallet"
+	}
+	if t.Status == TitleBurned {
+		d.HolderLabel = "Was held by"
+	}
+	closed := !t.BurnRequestedAt.IsZero()
+	switch t.Status {
+	case TitleMinted:
+		d.Word = "On chain"
+		if holder != "" {
+			d.Word += ", held by " + holder
+		}
+		d.Text = "The registry minted this land title on chain. It is soulbound: it cannot be transferred; only the registry can burn it."
+		if closed {
+			d.Class = titleClass(TitlePending)
+			d.Text = "This version is closed: the registry has asked the chain to burn its title, which follows shortly."
+		}
+	case TitlePending:
+		d.Word = "Being minted"
+		d.Text = "The registry has queued the mint of this land title on chain; it follows shortly."
+	case TitleBurned:
+		switch certStatus {
+		case StatusSuperseded:
+			d.Word = "Burned (this version was superseded)"
+		case StatusRevoked:
+			d.Word = "Burned (this version was revoked)"
+		default:
+			d.Word = "Burned (this version was superseded or revoked)"
+		}
+		d.Text = "The registry burned this version's land title when the version closed."
+		switch {
+		case t.BurnTx != "":
+		case t.Contract == "":
+			d.Text = "This registry has no chain: it retired this version's title in its own record."
+		default:
+			d.Text = "This version closed before its title reached the chain: the registry retired it without a transaction."
+		}
+	case TitleFailed:
+		d.Word = "Chain transaction failed"
+		d.Text = "The registry could not mint or burn this land title on chain after its retries. The registry's signed record still stands."
+	case TitleDisabled:
+		d.Word = "Registry record only (no chain configured)"
+		d.Text = "This registry records the title itself; it has no chain to mint it on."
+	default:
+		d.Class = "unknown"
+		d.Word = "Status unknown"
+		d.Text = "The registry could not say where this land title stands on chain."
+	}
+	d.StandardText = t.Standard
+	if t.Standard != "" {
+		d.StandardText += " (soulbound token, locked)"
+	}
+	d.MintedAtISO, d.MintedAtText = dates(t.MintedAt)
+	d.BurnedAtISO, d.BurnedAtText = dates(t.BurnedAt)
+	d.BurnRequestedAtISO, d.BurnRequestedAtText = dates(t.BurnRequestedAt)
+	return d
+}
+
+// titleClass is the colour class of a land title's status.
+func titleClass(status string) string {
+	switch status {
+	case TitleMinted:
+		return "t-minted"
+	case TitlePending:
+		return "t-pending"
+	case TitleBurned:
+		return "t-burned"
+	case TitleFailed:
+		return "t-failed"
+	case TitleDisabled:
+		return "t-disabled"
+	}
+	return "unknown"
+}
+
+// titleShortWords names a land title's status in the version history.
+func titleShortWords(status string) string {
+	switch status {
+	case TitleMinted:
+		return "On chain"
+	case TitlePending:
+		return "Being minted"
+	case TitleBurned:
+		return "Burned"
+	case TitleFailed:
+		return "Chain failed"
+	case TitleDisabled:
+		return "Registry only"
+	}
+	return status
 }
 
 // short abbreviates a hash for the history table: 0x1234…abcd.

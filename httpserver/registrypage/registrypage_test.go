@@ -90,3 +90,87 @@ func TestRenderOwnerWallet(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, string(body), "owner-wallet", "an owner without a wallet has no wallet row")
 }
+
+// TestRenderLandTitle: the land title section says where the version's token stands,
+// in words and colour, who holds it, and the full contract address and transaction
+// hashes; the history shows each version's title.
+func TestRenderLandTitle(t *testing.T) {
+	at := time.Date(2026, 3, 1, 10, 30, 0, 0, time.UTC)
+	later := at.Add(48 * time.Hour)
+	hash := "0x" + strings.Repeat("cd", 32)
+	custody := "0x" + strings.Repeat("Ab", 20)
+	wallet := "0x" + strings.Repeat("1f", 20)
+	contract := "0x" + strings.Repeat("C0", 20)
+	mintTx, burnTx := "0x"+strings.Repeat("a1", 32), "0x"+strings.Repeat("b2", 32)
+	onChain := Title{TokenID: "42", Standard: "ERC-5192", ChainID: 1337, Contract: contract, Holder: custody,
+		HolderKind: HolderRegistryCustody, MintTx: mintTx, MintBlock: 7, MintedAt: at}
+	tests := []struct {
+		name, status string
+		title        Title
+		word, class  string
+		want, absent []string
+	}{
+		{"minted to custody", StatusCurrent, with(onChain, func(t *Title) { t.Status = TitleMinted }),
+			"On chain, held by the registry&#39;s custody account", "t-minted",
+			[]string{`<code id="title-holder">` + custody + `</code>`, "for an owner without a wallet", `<code id="title-contract">` + contract + `</code>`,
+				`<dd id="title-chain">1337</dd>`, `<code id="title-mint-tx" class="tx">` + mintTx + `</code>`, "block 7", `<code id="token-id">42</code>`,
+				`datetime="2026-03-01T10:30:00Z"`, ">Held by<"},
+			[]string{"title-burn-tx", `id="anchor"`}},
+		{"minted to the owner's wallet", StatusCurrent, with(onChain, func(t *Title) {
+			t.Status, t.Holder, t.HolderKind = TitleMinted, wallet, HolderOwnerWallet
+		}), "On chain, held by the owner&#39;s wallet", "t-minted",
+			[]string{`<code id="title-holder">` + wallet + `</code>`, `<span id="title-holder-kind">the owner&#39;s wallet</span>`}, nil},
+		{"minted, burn requested", StatusSuperseded, with(onChain, func(t *Title) { t.Status, t.BurnRequestedAt = TitleMinted, later }),
+			"On chain, held by the registry&#39;s custody account", "t-pending",
+			[]string{"asked the chain to burn", `<dd id="title-burn">requested on <time datetime="2026-03-03T10:30:00Z">`}, []string{"title-burn-tx"}},
+		{"burned, superseded", StatusSuperseded, with(onChain, func(t *Title) {
+			t.Status, t.BurnTx, t.BurnedAt, t.BurnRequestedAt = TitleBurned, burnTx, later, later
+		}), "Burned (this version was superseded)", "t-burned",
+			[]string{`<code id="title-burn-tx" class="tx">` + burnTx + `</code>`, mintTx, ">Was held by<"}, []string{`id="title-burn"`}},
+		{"burned, revoked", StatusRevoked, with(onChain, func(t *Title) { t.Status, t.BurnTx = TitleBurned, burnTx }),
+			"Burned (this version was revoked)", "t-burned", []string{burnTx}, nil},
+		{"pending", StatusCurrent, Title{Status: TitlePending, TokenID: "42", ChainID: 1337, Contract: contract, Holder: custody, HolderKind: HolderRegistryCustody},
+			"Being minted", "t-pending", []string{contract}, []string{"title-mint-tx", "title-burn-tx"}},
+		{"failed", StatusCurrent, Title{Status: TitleFailed, TokenID: "42", ChainID: 1337, Contract: contract},
+			"Chain transaction failed", "t-failed", []string{"signed record still stands"}, nil},
+		{"disabled", StatusCurrent, Title{Status: TitleDisabled, TokenID: "42", Standard: "ERC-5192", HolderKind: HolderRegistryCustody},
+			"Registry record only (no chain configured)", "t-disabled", []string{`<code id="token-id">42</code>`},
+			[]string{"title-holder", "title-contract", "title-chain", "title-mint-tx"}},
+		{"disabled, retired", StatusSuperseded, Title{Status: TitleBurned, TokenID: "42", BurnRequestedAt: later},
+			"Burned (this version was superseded)", "t-burned", []string{"no chain", `<dd id="title-burn">retired by the registry on`}, []string{"title-burn-tx"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			title := tt.title
+			v := View{Hash: hash, Found: true, Authentic: true, Status: tt.status, ParcelID: "prc_X", City: "Abuja",
+				Notary: "NOT-ABJ-1", Version: 2, CertifiedAt: at, TokenID: "42", Anchor: "ANCHORED", Title: &title,
+				History: []Version{{Version: 1, Status: StatusSuperseded, Hash: "0x" + strings.Repeat("ab", 32), CertifiedAt: at, TokenStatus: TitleBurned},
+					{Version: 2, Status: tt.status, Hash: hash, CertifiedAt: at, TokenStatus: tt.title.Status}}}
+			body, err := Render(v)
+			require.NoError(t, err)
+			s := string(body)
+			require.Contains(t, s, `<p id="title-word" class="word">`+tt.word+`</p>`)
+			require.Contains(t, s, `class="chain `+tt.class+`"`)
+			require.Contains(t, s, `<dd id="title-status">`+tt.title.Status+`</dd>`)
+			for _, w := range tt.want {
+				require.Contains(t, s, w)
+			}
+			for _, a := range tt.absent {
+				require.NotContains(t, s, a)
+			}
+			require.Contains(t, s, `<span class="tag t-burned" data-token-status="BURNED">Burned</span>`, "the history names each version's title")
+			require.Contains(t, s, `data-token-status="`+tt.title.Status+`"`)
+			require.Equal(t, 1, strings.Count(s, `id="token-id"`))
+		})
+	}
+	// Without a title (an older registry), the certificate keeps its token and anchor.
+	body, err := Render(View{Hash: hash, Found: true, Authentic: true, Status: StatusCurrent, TokenID: "9", Anchor: "Anchored on chain"})
+	require.NoError(t, err)
+	require.Contains(t, string(body), `<dd id="anchor">Anchored on chain</dd>`)
+	require.NotContains(t, string(body), "Land title on chain")
+}
+
+func with(t Title, f func(*Title)) Title {
+	f(&t)
+	return t
+}
