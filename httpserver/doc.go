@@ -58,9 +58,28 @@
 //
 // New builds a Server from a Config that holds the store, the token secrets and the
 // domain services; WithDefaultServices fills in veriland's default services. Run does
-// the background work (webhook delivery, anchoring of attestations and parcel tokens,
-// request and transfer expiry, audit flushes).
-// examples/server is the reference wiring.
+// the background work (webhook delivery, the chain jobs, request and transfer expiry,
+// audit flushes). examples/server is the reference wiring.
+//
+// # Chain jobs and land titles
+//
+// Every transaction the server sends goes through one queue (storage/chainjob) and
+// one worker: attestation and revocation anchors (Attestations.Anchors) and the
+// mints and burns of land titles, the parcels' ERC-5192 tokens (Keys.Titles, SPEC
+// S14). The jobs are written in the transaction of the state change, and the worker,
+// run by the anchoring leader, sends them one at a time, so that the registry
+// account's nonce never races. Config.ChainJobs tunes it (poll, lease, retries and
+// backoff); routes that queue a mint or a burn wake it. When it starts it moves jobs
+// of older versions into the queue and calls parcel.Service.StartTitles, fresh for
+// Config.FreshChains. /metrics has veriland_chain_jobs (queued, per environment and
+// kind), veriland_chain_jobs_total (per kind and outcome) and
+// veriland_chain_job_duration_seconds.
+//
+// Config.SandboxChain, when set, is served read-only at POST /v1/sandbox/chain as
+// Ethereum JSON-RPC (public; reads and gas estimates only, single calls and batches
+// of up to 20, answers in JSON-RPC's own format with revert data), so that wallets and
+// scripts can read the sandbox's land titles on a chain that only lives in the
+// server's process.
 //
 // # Replicas
 //
@@ -71,9 +90,10 @@
 // the holder of the "anchoring" lease (storage/lease, named by Config.ReplicaID), which
 // checks the lease again before each transaction it sends: production anchoring signs
 // with one key, and two senders would race on its nonce. A standby takes over within
-// about 20 s when the leader dies, at once when it shuts down cleanly. SANDBOX anchors
-// go to each replica's own Attestations.Anchors; in examples/server that is an
-// in-process simulated chain per replica, so a SANDBOX receipt names a block of the
-// chain of whichever replica led when it was anchored, which the other replicas'
-// chains do not hold (and which a restart forgets).
+// about 20 s when the leader dies, at once when it shuts down cleanly. SANDBOX chain
+// work goes to each replica's own chain; in examples/server that is an in-process
+// simulated chain per replica, so a SANDBOX receipt names a block of the chain of
+// whichever replica led when it was sent, which the other replicas' chains do not
+// hold (and which a restart forgets). A replica that becomes the leader therefore
+// mints the sandbox's current titles again on its own chain (Config.FreshChains).
 package httpserver

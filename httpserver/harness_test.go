@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -87,7 +88,10 @@ func newHarness(t testing.TB, configure ...func(*Config)) *harness {
 	require.NoError(t, err)
 	fields, err := fieldcrypt.NewKeyring("test", map[string][]byte{"test": bytes.Repeat([]byte("f"), 32)}, rand.Reader)
 	require.NoError(t, err)
-	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test", Fields: fields}
+	// POST /v1/sandbox/chain is registered with a sandbox chain; an empty JSON-RPC
+	// server stands for it (landtitle_e2e_test.go serves a real simulated chain).
+	cfg := Config{Store: store, Tokens: tokens, Now: clock.Now, PublicOrigin: "http://veriland.test", Fields: fields,
+		SandboxChain: rpc.DialInProc(rpc.NewServer())}
 	for _, f := range configure {
 		f(&cfg)
 	}

@@ -1,7 +1,8 @@
 // Package parcel is the land parcel domain of SPEC S9: certification requests, the
 // notary's decision, signed certificates verifiable by hash online and offline,
-// soulbound (ERC-5192) token records, transfers of ownership and the registry's
-// signed status list. It imports no HTTP; httpserver maps its error codes.
+// land titles that are soulbound (ERC-5192) tokens on an EVM chain (SPEC S14),
+// transfers of ownership and the registry's signed status list. It imports no HTTP;
+// httpserver maps its error codes.
 //
 // # API summary (for the HTTP layer)
 //
@@ -33,7 +34,9 @@
 //	Service.Token(ctx, env, tokenID) (*Token, error)                         GET /v1/tokens/{tokenId} (public; Token.Metadata() is the ERC-721 JSON)
 //	DecodeCreateRequest(body) (CreateRequest, error), DecodeTransferRequest(body), DecodeReason(body), DecodeOwnerDecision(body)
 //	VerifyCertificate(*SignedCertificate, VerifyOptions) (*OfflineResult, error)   offline, no storage
-//	Service.AnchorPending(ctx) / Service.RunAnchoring(ctx)                   best-effort token anchoring worker
+//	Service.RegisterChainJobs(*chainjob.Queue)                               the land-title jobs, on the server's one chain-job worker
+//	Service.RunChainJobs(ctx) / Service.ChainJobsOnce(ctx)                   a worker of the land-title jobs alone (embedders)
+//	Service.StartTitles(ctx, env, fresh) (int, error)                        at start: pre-chain tokens queued, a fresh chain re-minted
 //
 // Service.OnEvent(ctx, tx, Event) is called inside the transaction of every state
 // change (Event.Action is one of the Action* constants) for the audit entry and outbox
@@ -81,17 +84,42 @@
 // storage. Its errors wrap ErrMalformedCertificate, ErrHashMismatch, ErrBadSignature,
 // ErrUntrustedIssuer and ErrBadStatusList.
 //
-// # Tokens
+// # Land titles on chain
 //
-// Each certificate version mints an ERC-5192 token record (locked, ACTIVE): tokenId is
-// uint256(keccak256(abi.encodePacked(string parcelId, uint64 version))) in decimal,
-// metadataHash the certificate hash, owner a pseudonymous reference ("0x" + last 20
-// bytes of keccak256(parcelId ‖ idDocHash)), never a name. A completed transfer or a
-// revocation burns it (BURNED, burnedAt). Anchoring is best-effort: with an enabled
-// anchor for the environment, minting queues a job in the same transaction (anchor
-// PENDING) and the RunAnchoring/AnchorPending worker sends the certificate hash,
-// recording ANCHORED or, after retries with backoff, FAILED; without one the token
-// says DISABLED. Burns are published in the signed status list rather than anchored.
+// Each certificate version has a land title: a token of the LandTitle contract
+// (package parcel/landtitle: ERC-721 with ERC-5192, every token locked, every transfer
+// and approval reverting, mint and burn by the registry account only) on the
+// environment's chain, Service.Titles[env]. tokenId is
+// uint256(keccak256(abi.encodePacked(string parcelId, uint64 version))) in decimal;
+// the contract keeps the certificate hash (Token.MetadataHash) as the token's
+// certificateHash, and tokenURI points at GET /v1/tokens/{tokenId}.
+//
+// The holder is the owner's bound wallet (HolderKind OWNER_WALLET) or, for an owner
+// without one, the registry account itself (REGISTRY_CUSTODY): never an address
+// nobody holds a key for. A later transfer to a wallet moves the land, not the token:
+// the old title is burned and the new version's minted to the new holder.
+//
+// Chain work never runs on the request path. Certification and a completed transfer
+// queue a job (storage/chainjob, kind JobTitle) in the transaction of the state
+// change, and the token says PENDING; the worker (the reference server's one chain-job
+// worker, run by the anchoring leader; or RunChainJobs) brings the chain in line with
+// the record: it reads the chain first, mints when the title is not there, burns once
+// the version is closed (BurnRequestedAt), and records MINTED (mintTx, mintedAt) or
+// BURNED (burnTx, burnedAt); after its retries with backoff, FAILED with the error.
+// Because it reads before it sends, and the contract refuses a second mint of a token
+// id (even a burned one), a worker killed between sending and recording never mints
+// twice: the next run finds the title and records the original transaction. Without
+// a chain the token is DISABLED, and a closed version's token BURNED at once, with no
+// transaction. A title is the certificate hash's anchor: Token.Anchor and the
+// verification's anchor say ANCHORED with the mint's transaction.
+//
+// StartTitles, at start, queues tokens stored before land titles went on chain, and
+// DISABLED ones once a chain is configured; with fresh (the sandbox's in-process
+// chain, empty at each start) it mints every current title again. Burns are also
+// published, signed, in the status list, for verifiers without a chain.
+//
+// Gas (parcel/landtitle's doc has the measurements): a mint costs about 95,000 gas on
+// mainnet rules and a burn about 33,000; the registry account pays both.
 //
 // # Owners and their wallets
 //
@@ -109,7 +137,7 @@
 // walletAddress, binding and did in its owner member, and its EIP-712 typed data one
 // more member, address ownerWallet (EncodedTypeWithWallet; certificates of owners
 // without a wallet keep S9's exact layout, so that every certificate ever issued still
-// verifies). The token record's owner is the bound wallet. A wallet address is stored
+// verifies). The land title is minted to the bound wallet. A wallet address is stored
 // as is: it is public (and will be on chain); names stay sealed and id_doc a keyed
 // hash.
 //

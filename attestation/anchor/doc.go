@@ -1,8 +1,19 @@
-// Package anchor puts 32-byte digests (of attestations, revocations, certificates) on
-// an Ethereum chain, as the calldata of a transaction to a configured address, so that
-// anyone can later show that the digest existed by the block's time.
+// Package anchor puts 32-byte digests (of attestations and revocations) on an
+// Ethereum chain, as the calldata of a transaction to a configured address, so that
+// anyone can later show that the digest existed by the block's time. Parcel
+// certificates are anchored by their land titles instead: the LandTitle contract
+// (parcel/landtitle) keeps each certificate hash as its token's certificateHash.
 //
-// An Anchor is called by a background worker, never on the request path: anchoring is
+// Why attestation anchors stay calldata rather than events of LandTitle: an
+// attestation's verifier checks it offline, against the issuer's signature and the
+// signed revocation list; the anchor only dates it, and the transaction hash kept on
+// the attestation finds it on any node without an index. Events would make digests
+// searchable by topic, but would tie identity attestations to the land registry's
+// contract, and its deployment, for no gain to the offline verifier.
+//
+// An Anchor is called by a background worker (the server's one chain-job worker,
+// storage/chainjob, which also mints and burns land titles with the same key), never
+// on the request path: anchoring is
 // best-effort and its failures never fail issuance. Implementations: Disabled (no
 // chain), Ethereum (a JSON-RPC node through go-ethereum's ethclient, signed with a
 // configured key) and Simulated (go-ethereum's in-process simulated chain, for SANDBOX

@@ -157,6 +157,7 @@ func productionLandTitle(ctx context.Context, o *options, client *ethclient.Clie
 		if err != nil {
 			return nil, fmt.Errorf("-land-title-contract: %w", err)
 		}
+		log.Info("land title contract", "contract", lt.Address().Hex(), "chainId", o.chainID, "registry", registry.Hex(), "deployed", "given")
 		return lt, nil
 	}
 	k := contractKey(o.chainID, registry)

@@ -65,11 +65,13 @@ func TestProductionFlagRefusals(t *testing.T) {
 		{"apple app id without team", []string{"-apple-app-id", "com.example.wallet"}, "TEAMID"},
 		{"development without app id", []string{"-app-attest-development"}, "needs -apple-app-id"},
 		{"rpc alone", rpc, "go together"},
-		{"rpc and key", cat(rpc, key), "go together"},
+		{"contract without rpc", []string{"-land-title-contract", "0x00000000000000000000000000000000000000a1"}, "need -eth-rpc"},
+		{"address without rpc", addr, "need -eth-rpc"},
 		{"key and address", cat(key, addr), "go together"},
 		{"http rpc on a public host", cat([]string{"-eth-rpc", "http://node.example:8545"}, key, addr), "https or wss"},
 		{"rpc not a URL", cat([]string{"-eth-rpc", "node.example"}, key, addr), "https or wss"},
 		{"zero address", cat(rpc, key, []string{"-anchor-address", "0x0000000000000000000000000000000000000000"}), "not zero"},
+		{"zero contract", cat(rpc, key, []string{"-land-title-contract", "0x0000000000000000000000000000000000000000"}), "not zero"},
 		{"address without 0x", cat(rpc, key, []string{"-anchor-address", "00000000000000000000000000000000000000a1"}), "0x address"},
 		{"short address", cat(rpc, key, []string{"-anchor-address", "0xa1"}), "0x address"},
 	}
@@ -153,20 +155,21 @@ func TestSummary(t *testing.T) {
 		absent     []string // in neither line
 	}{
 		{"defaults", nil,
-			[]string{"device_attestation=KEY_ATTESTATION,MOCK", "kyc=\"sandbox provider\"", "anchoring=\"simulated chain\"", "metrics=public", "APP_ATTEST: -apple-app-id"},
-			[]string{"device_attestation=KEY_ATTESTATION ", "kyc=\"none (issuance answers 503)\"", "anchoring=off",
-				"KYC: -kyc-url -kyc-secret", "anchoring: -eth-rpc -anchor-key -anchor-address", "APP_ATTEST: -apple-app-id",
+			[]string{"device_attestation=KEY_ATTESTATION,MOCK", "kyc=\"sandbox provider\"", "chain=\"simulated (in-process, empty at each start)\"",
+				"land_titles=\"LandTitle 0x", "metrics=public", "APP_ATTEST: -apple-app-id"},
+			[]string{"device_attestation=KEY_ATTESTATION ", "kyc=\"none (issuance answers 503)\"", "chain=\"off (land titles DISABLED, anchors DISABLED)\"",
+				"KYC: -kyc-url -kyc-secret", "chain: -eth-rpc -anchor-key -chain-id", "APP_ATTEST: -apple-app-id",
 				"PLAY_INTEGRITY: -android-package -play-integrity-decryption-key -play-integrity-verification-key",
 				"KEY_ATTESTATION bound to your app: -android-package", "assistant model: -llm-url", "transcriber: -transcriber-url", "metrics protection: -metrics-token"},
 			[]string{"MOCK,KEY"}},
 		{"everything", []string{"-android-package", vectorPackage, "-apple-app-id", "ABCDE12345.com.example.wallet",
 			"-play-integrity-decryption-key", dec, "-play-integrity-verification-key", ver,
 			"-kyc-url", "https://kyc.example/check?key=s3cret", "-kyc-secret", testKYCSecret,
-			"-eth-rpc", "https://node.example/v3/s3cret", "-anchor-key", "KEYFILE", "-anchor-address", "0x00000000000000000000000000000000000000a1",
+			"-eth-rpc", "NODE", "-anchor-key", "KEYFILE", "-chain-id", "1337",
 			"-llm-url", "http://127.0.0.1:9/v1", "-llm-model", "qwen", "-transcriber-url", "http://127.0.0.1:9/v1", "-metrics-token", "t0ken"},
 			[]string{"device_attestation=APP_ATTEST,KEY_ATTESTATION,MOCK,PLAY_INTEGRITY", "to_enable=\"nothing: every feature is live\""},
 			[]string{"device_attestation=APP_ATTEST,KEY_ATTESTATION,PLAY_INTEGRITY android_app=com.google.android.attestation apple_app=ABCDE12345.com.example.wallet kyc=\"HTTP provider at https://kyc.example\"",
-				"anchoring=\"ethereum via https://node.example from 0x", " to 0x00000000000000000000000000000000000000a1\"",
+				"chain=\"ethereum via http://127.0.0.1:", "(chain id 1337)", "land_titles=\"LandTitle 0x", "anchoring=\"from 0x",
 				"assistant_model=\"qwen at http://127.0.0.1:9\"", "transcriber=\"whisper-1 at http://127.0.0.1:9\"", "metrics=\"bearer token required\"",
 				"to_enable=\"nothing: every feature is live\""},
 			[]string{"s3cret", "t0ken", dec[:12]}},
@@ -177,8 +180,11 @@ func TestSummary(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for i, a := range c.args {
-				if a == "KEYFILE" {
+				switch a {
+				case "KEYFILE":
 					c.args[i] = keyFile
+				case "NODE":
+					c.args[i] = simulatedNode(t, k)
 				}
 			}
 			_, logs := startServerLogs(t, c.args...)
