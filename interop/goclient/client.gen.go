@@ -506,16 +506,25 @@ func (e CertificateVersionOwnerConsent) Valid() bool {
 
 // Defines values for CertificateVersionTokenStatus.
 const (
-	CertificateVersionTokenStatusACTIVE CertificateVersionTokenStatus = "ACTIVE"
-	CertificateVersionTokenStatusBURNED CertificateVersionTokenStatus = "BURNED"
+	CertificateVersionTokenStatusBURNED   CertificateVersionTokenStatus = "BURNED"
+	CertificateVersionTokenStatusDISABLED CertificateVersionTokenStatus = "DISABLED"
+	CertificateVersionTokenStatusFAILED   CertificateVersionTokenStatus = "FAILED"
+	CertificateVersionTokenStatusMINTED   CertificateVersionTokenStatus = "MINTED"
+	CertificateVersionTokenStatusPENDING  CertificateVersionTokenStatus = "PENDING"
 )
 
 // Valid indicates whether the value is a known member of the CertificateVersionTokenStatus enum.
 func (e CertificateVersionTokenStatus) Valid() bool {
 	switch e {
-	case CertificateVersionTokenStatusACTIVE:
-		return true
 	case CertificateVersionTokenStatusBURNED:
+		return true
+	case CertificateVersionTokenStatusDISABLED:
+		return true
+	case CertificateVersionTokenStatusFAILED:
+		return true
+	case CertificateVersionTokenStatusMINTED:
+		return true
+	case CertificateVersionTokenStatusPENDING:
 		return true
 	default:
 		return false
@@ -1152,6 +1161,72 @@ func (e IdentityState) Valid() bool {
 	}
 }
 
+// Defines values for JSONRPCRequestMethod.
+const (
+	EthBlockNumber           JSONRPCRequestMethod = "eth_blockNumber"
+	EthCall                  JSONRPCRequestMethod = "eth_call"
+	EthChainId               JSONRPCRequestMethod = "eth_chainId"
+	EthEstimateGas           JSONRPCRequestMethod = "eth_estimateGas"
+	EthFeeHistory            JSONRPCRequestMethod = "eth_feeHistory"
+	EthGasPrice              JSONRPCRequestMethod = "eth_gasPrice"
+	EthGetBalance            JSONRPCRequestMethod = "eth_getBalance"
+	EthGetBlockByHash        JSONRPCRequestMethod = "eth_getBlockByHash"
+	EthGetBlockByNumber      JSONRPCRequestMethod = "eth_getBlockByNumber"
+	EthGetCode               JSONRPCRequestMethod = "eth_getCode"
+	EthGetLogs               JSONRPCRequestMethod = "eth_getLogs"
+	EthGetStorageAt          JSONRPCRequestMethod = "eth_getStorageAt"
+	EthGetTransactionByHash  JSONRPCRequestMethod = "eth_getTransactionByHash"
+	EthGetTransactionCount   JSONRPCRequestMethod = "eth_getTransactionCount"
+	EthGetTransactionReceipt JSONRPCRequestMethod = "eth_getTransactionReceipt"
+	EthMaxPriorityFeePerGas  JSONRPCRequestMethod = "eth_maxPriorityFeePerGas"
+	NetVersion               JSONRPCRequestMethod = "net_version"
+	Web3ClientVersion        JSONRPCRequestMethod = "web3_clientVersion"
+)
+
+// Valid indicates whether the value is a known member of the JSONRPCRequestMethod enum.
+func (e JSONRPCRequestMethod) Valid() bool {
+	switch e {
+	case EthBlockNumber:
+		return true
+	case EthCall:
+		return true
+	case EthChainId:
+		return true
+	case EthEstimateGas:
+		return true
+	case EthFeeHistory:
+		return true
+	case EthGasPrice:
+		return true
+	case EthGetBalance:
+		return true
+	case EthGetBlockByHash:
+		return true
+	case EthGetBlockByNumber:
+		return true
+	case EthGetCode:
+		return true
+	case EthGetLogs:
+		return true
+	case EthGetStorageAt:
+		return true
+	case EthGetTransactionByHash:
+		return true
+	case EthGetTransactionCount:
+		return true
+	case EthGetTransactionReceipt:
+		return true
+	case EthMaxPriorityFeePerGas:
+		return true
+	case NetVersion:
+		return true
+	case Web3ClientVersion:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Level.
 const (
 	L1 Level = "L1"
@@ -1521,18 +1596,45 @@ func (e ParcelStatus) Valid() bool {
 	}
 }
 
+// Defines values for ParcelTokenHolderKind.
+const (
+	OWNERWALLET     ParcelTokenHolderKind = "OWNER_WALLET"
+	REGISTRYCUSTODY ParcelTokenHolderKind = "REGISTRY_CUSTODY"
+)
+
+// Valid indicates whether the value is a known member of the ParcelTokenHolderKind enum.
+func (e ParcelTokenHolderKind) Valid() bool {
+	switch e {
+	case OWNERWALLET:
+		return true
+	case REGISTRYCUSTODY:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ParcelTokenStatus.
 const (
-	ParcelTokenStatusACTIVE ParcelTokenStatus = "ACTIVE"
-	ParcelTokenStatusBURNED ParcelTokenStatus = "BURNED"
+	ParcelTokenStatusBURNED   ParcelTokenStatus = "BURNED"
+	ParcelTokenStatusDISABLED ParcelTokenStatus = "DISABLED"
+	ParcelTokenStatusFAILED   ParcelTokenStatus = "FAILED"
+	ParcelTokenStatusMINTED   ParcelTokenStatus = "MINTED"
+	ParcelTokenStatusPENDING  ParcelTokenStatus = "PENDING"
 )
 
 // Valid indicates whether the value is a known member of the ParcelTokenStatus enum.
 func (e ParcelTokenStatus) Valid() bool {
 	switch e {
-	case ParcelTokenStatusACTIVE:
-		return true
 	case ParcelTokenStatusBURNED:
+		return true
+	case ParcelTokenStatusDISABLED:
+		return true
+	case ParcelTokenStatusFAILED:
+		return true
+	case ParcelTokenStatusMINTED:
+		return true
+	case ParcelTokenStatusPENDING:
 		return true
 	default:
 		return false
@@ -2584,10 +2686,12 @@ type CertificateVersion struct {
 	OwnerConsent *CertificateVersionOwnerConsent `json:"ownerConsent,omitempty"`
 
 	// OwnerWallet The owner's bound wallet in this version (a public address, never a name); absent when the owner had none
-	OwnerWallet *string                        `json:"ownerWallet,omitempty"`
-	ParcelId    string                         `json:"parcelId"`
-	Status      CertificateStatus              `json:"status"`
-	TokenId     string                         `json:"tokenId"`
+	OwnerWallet *string           `json:"ownerWallet,omitempty"`
+	ParcelId    string            `json:"parcelId"`
+	Status      CertificateStatus `json:"status"`
+	TokenId     string            `json:"tokenId"`
+
+	// TokenStatus The version's token status (see ParcelToken.status)
 	TokenStatus *CertificateVersionTokenStatus `json:"tokenStatus,omitempty"`
 
 	// TransferId The transfer that created this version (none for version 1)
@@ -2598,7 +2702,7 @@ type CertificateVersion struct {
 // CertificateVersionOwnerConsent How the previous owner consented to that transfer: signed with their wallet, or witnessed by the notary
 type CertificateVersionOwnerConsent string
 
-// CertificateVersionTokenStatus defines model for CertificateVersion.TokenStatus.
+// CertificateVersionTokenStatus The version's token status (see ParcelToken.status)
 type CertificateVersionTokenStatus string
 
 // CertificateVersionList defines model for CertificateVersionList.
@@ -3433,6 +3537,58 @@ type IssuedIdentity struct {
 	WalletAddress *string       `json:"walletAddress,omitempty"`
 }
 
+// JSONRPCRequest A JSON-RPC 2.0 call, as Ethereum's execution API defines it
+type JSONRPCRequest struct {
+	Id      *JSONRPCRequest_Id `json:"id,omitempty"`
+	Jsonrpc interface{}        `json:"jsonrpc"`
+
+	// Method The served methods; any other answers the JSON-RPC error -32601
+	Method JSONRPCRequestMethod `json:"method"`
+	Params *[]interface{}       `json:"params,omitempty"`
+}
+
+// JSONRPCRequestId0 defines model for JSONRPCRequest.Id.0.
+type JSONRPCRequestId0 = string
+
+// JSONRPCRequestId1 defines model for JSONRPCRequest.Id.1.
+type JSONRPCRequestId1 = int
+
+// JSONRPCRequest_Id defines model for JSONRPCRequest.Id.
+type JSONRPCRequest_Id struct {
+	union json.RawMessage
+}
+
+// JSONRPCRequestMethod The served methods; any other answers the JSON-RPC error -32601
+type JSONRPCRequestMethod string
+
+// JSONRPCResponse defines model for JSONRPCResponse.
+type JSONRPCResponse struct {
+	Error *struct {
+		// Code -32700 parse error, -32600 invalid request, -32601 method not served, -32602 invalid params, 3 execution reverted (data: the revert data, e.g. 0xa4420a95 = Soulbound())
+		Code int `json:"code"`
+
+		// Data The revert data of a reverted call
+		Data    interface{} `json:"data,omitempty"`
+		Message string      `json:"message"`
+	} `json:"error,omitempty"`
+	Id      *JSONRPCResponse_Id `json:"id"`
+	Jsonrpc interface{}         `json:"jsonrpc"`
+
+	// Result The method's result, as the execution API defines it
+	Result interface{} `json:"result,omitempty"`
+}
+
+// JSONRPCResponseId0 defines model for JSONRPCResponse.Id.0.
+type JSONRPCResponseId0 = string
+
+// JSONRPCResponseId1 defines model for JSONRPCResponse.Id.1.
+type JSONRPCResponseId1 = int
+
+// JSONRPCResponse_Id defines model for JSONRPCResponse.Id.
+type JSONRPCResponse_Id struct {
+	union json.RawMessage
+}
+
 // Level defines model for Level.
 type Level string
 
@@ -3627,7 +3783,7 @@ type OwnedParcel struct {
 	} `json:"owner"`
 	Status ParcelStatus `json:"status"`
 
-	// Token Soulbound ERC-5192 token record of one certificate version
+	// Token The land title of one certificate version: an ERC-5192 (soulbound, locked) token of the LandTitle contract on the environment's chain (SANDBOX: an in-process simulated chain, empty at each start of the server, on which the current titles are minted again; PRODUCTION: the operator's node, or DISABLED without one). The chain work is asynchronous: status is PENDING until the chain-job worker has minted the token (MINTED, mintTx), and once the version is closed by a transfer or a revocation (burnRequestedAt) the worker burns it (BURNED, burnTx). A token held for an owner without a wallet is held by the registry's own account (REGISTRY_CUSTODY), never by an address nobody holds a key for.
 	Token *ParcelToken `json:"token,omitempty"`
 
 	// Version The current certificate version
@@ -3830,7 +3986,7 @@ type Parcel struct {
 	RevokedAt *time.Time   `json:"revokedAt,omitempty"`
 	Status    ParcelStatus `json:"status"`
 
-	// Token Soulbound ERC-5192 token record of one certificate version
+	// Token The land title of one certificate version: an ERC-5192 (soulbound, locked) token of the LandTitle contract on the environment's chain (SANDBOX: an in-process simulated chain, empty at each start of the server, on which the current titles are minted again; PRODUCTION: the operator's node, or DISABLED without one). The chain work is asynchronous: status is PENDING until the chain-job worker has minted the token (MINTED, mintTx), and once the version is closed by a transfer or a revocation (burnRequestedAt) the worker burns it (BURNED, burnTx). A token held for an owner without a wallet is held by the registry's own account (REGISTRY_CUSTODY), never by an address nobody holds a key for.
 	Token     *ParcelToken `json:"token,omitempty"`
 	UpdatedAt time.Time    `json:"updatedAt"`
 
@@ -3973,32 +4129,65 @@ type ParcelResource struct {
 // ParcelStatus defines model for ParcelStatus.
 type ParcelStatus string
 
-// ParcelToken Soulbound ERC-5192 token record of one certificate version
+// ParcelToken The land title of one certificate version: an ERC-5192 (soulbound, locked) token of the LandTitle contract on the environment's chain (SANDBOX: an in-process simulated chain, empty at each start of the server, on which the current titles are minted again; PRODUCTION: the operator's node, or DISABLED without one). The chain work is asynchronous: status is PENDING until the chain-job worker has minted the token (MINTED, mintTx), and once the version is closed by a transfer or a revocation (burnRequestedAt) the worker burns it (BURNED, burnTx). A token held for an owner without a wallet is held by the registry's own account (REGISTRY_CUSTODY), never by an address nobody holds a key for.
 type ParcelToken struct {
-	Anchor   AnchorState `json:"anchor"`
-	AreaM2   *float32    `json:"area_m2,omitempty"`
-	BurnedAt *time.Time  `json:"burnedAt,omitempty"`
-	ChainId  int         `json:"chainId"`
-	City     *string     `json:"city,omitempty"`
-	Contract *string     `json:"contract,omitempty"`
+	// Anchor The certificate hash's anchor, which is the mint itself: ANCHORED with the mint's transaction
+	Anchor AnchorState `json:"anchor"`
+	AreaM2 *float32    `json:"area_m2,omitempty"`
+
+	// BurnRequestedAt When the registry closed the token's certificate version; the burn on chain follows
+	BurnRequestedAt *time.Time `json:"burnRequestedAt,omitempty"`
+
+	// BurnTx The transaction that burned the token
+	BurnTx *string `json:"burnTx,omitempty"`
+
+	// BurnedAt When the registry recorded the burn
+	BurnedAt *time.Time `json:"burnedAt,omitempty"`
+
+	// ChainId The chain of the contract (the signing domains' chainId while the environment has no chain)
+	ChainId int64   `json:"chainId"`
+	City    *string `json:"city,omitempty"`
+
+	// Contract The LandTitle contract (EIP-55); absent while the environment has no chain
+	Contract *string `json:"contract,omitempty"`
+
+	// Error The last chain error of a FAILED token
+	Error *string `json:"error,omitempty"`
+
+	// Holder Who holds the token on chain: the owner's bound wallet (lower case) for OWNER_WALLET, the registry account (EIP-55) for REGISTRY_CUSTODY; absent without a chain and without a wallet. Never a name.
+	Holder     *string               `json:"holder,omitempty"`
+	HolderKind ParcelTokenHolderKind `json:"holderKind"`
+
+	// IssuedAt When the registry issued the token (the certification or the transfer)
+	IssuedAt time.Time   `json:"issuedAt"`
 	Locked   interface{} `json:"locked"`
 
-	// MetadataHash The certificate hash
-	MetadataHash string    `json:"metadataHash"`
-	MintedAt     time.Time `json:"mintedAt"`
+	// MetadataHash The certificate hash, which the contract keeps as certificateHash(tokenId)
+	MetadataHash string `json:"metadataHash"`
 
-	// Owner Who holds the token: the owner's bound wallet (lower case) when a notary bound one, otherwise a pseudonymous reference (0x + 40 hex, derived from the parcel and the owner's identity-document hash); never the name
-	Owner    string            `json:"owner"`
-	ParcelId *string           `json:"parcelId,omitempty"`
-	Standard interface{}       `json:"standard"`
-	Status   ParcelTokenStatus `json:"status"`
+	// MintBlock The block of mintTx
+	MintBlock *int64 `json:"mintBlock,omitempty"`
+
+	// MintTx The transaction that minted the token
+	MintTx *string `json:"mintTx,omitempty"`
+
+	// MintedAt When the registry recorded the mint
+	MintedAt *time.Time  `json:"mintedAt,omitempty"`
+	ParcelId *string     `json:"parcelId,omitempty"`
+	Standard interface{} `json:"standard"`
+
+	// Status PENDING: the mint is queued; MINTED: on chain; BURNED: burned on chain (without a chain, or closed before its mint reached the chain: retired by the registry, no burnTx); FAILED: the mint or the burn failed after its retries (error); DISABLED: the environment has no chain
+	Status ParcelTokenStatus `json:"status"`
 
 	// TokenId uint256 as a decimal string: keccak256(abi.encodePacked(parcelId, uint64 version))
 	TokenId string `json:"tokenId"`
-	Version *int   `json:"version,omitempty"`
+	Version *int64 `json:"version,omitempty"`
 }
 
-// ParcelTokenStatus defines model for ParcelToken.Status.
+// ParcelTokenHolderKind defines model for ParcelToken.HolderKind.
+type ParcelTokenHolderKind string
+
+// ParcelTokenStatus PENDING: the mint is queued; MINTED: on chain; BURNED: burned on chain (without a chain, or closed before its mint reached the chain: retired by the registry, no burnTx); FAILED: the mint or the burn failed after its retries (error); DISABLED: the environment has no chain
 type ParcelTokenStatus string
 
 // RequireLiveness When present, an approval needs a VALID LIVENESS attestation of the subject of level minLevel or higher, issued at most maxAgeDays days before the decision (422 liveness_required otherwise)
@@ -4404,8 +4593,11 @@ type Verification struct {
 	OwnerWallet *string           `json:"ownerWallet,omitempty"`
 	ParcelId    string            `json:"parcelId"`
 	Status      CertificateStatus `json:"status"`
-	TokenId     string            `json:"tokenId"`
-	Version     int               `json:"version"`
+
+	// Token The version's land title on chain: contract, holder (the owner's wallet or the registry's custody account, never a name), status and its mint and burn transactions
+	Token   *ParcelToken `json:"token,omitempty"`
+	TokenId string       `json:"tokenId"`
+	Version int          `json:"version"`
 }
 
 // VerificationDocument defines model for VerificationDocument.
@@ -5244,6 +5436,130 @@ func (t ConsentAttestationClaims_Liveness) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ConsentAttestationClaims_Liveness) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsJSONRPCRequestId0 returns the union data inside the JSONRPCRequest_Id as a JSONRPCRequestId0
+func (t JSONRPCRequest_Id) AsJSONRPCRequestId0() (JSONRPCRequestId0, error) {
+	var body JSONRPCRequestId0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromJSONRPCRequestId0 overwrites any union data inside the JSONRPCRequest_Id as the provided JSONRPCRequestId0
+func (t *JSONRPCRequest_Id) FromJSONRPCRequestId0(v JSONRPCRequestId0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeJSONRPCRequestId0 performs a merge with any union data inside the JSONRPCRequest_Id, using the provided JSONRPCRequestId0
+func (t *JSONRPCRequest_Id) MergeJSONRPCRequestId0(v JSONRPCRequestId0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsJSONRPCRequestId1 returns the union data inside the JSONRPCRequest_Id as a JSONRPCRequestId1
+func (t JSONRPCRequest_Id) AsJSONRPCRequestId1() (JSONRPCRequestId1, error) {
+	var body JSONRPCRequestId1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromJSONRPCRequestId1 overwrites any union data inside the JSONRPCRequest_Id as the provided JSONRPCRequestId1
+func (t *JSONRPCRequest_Id) FromJSONRPCRequestId1(v JSONRPCRequestId1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeJSONRPCRequestId1 performs a merge with any union data inside the JSONRPCRequest_Id, using the provided JSONRPCRequestId1
+func (t *JSONRPCRequest_Id) MergeJSONRPCRequestId1(v JSONRPCRequestId1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t JSONRPCRequest_Id) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *JSONRPCRequest_Id) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsJSONRPCResponseId0 returns the union data inside the JSONRPCResponse_Id as a JSONRPCResponseId0
+func (t JSONRPCResponse_Id) AsJSONRPCResponseId0() (JSONRPCResponseId0, error) {
+	var body JSONRPCResponseId0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromJSONRPCResponseId0 overwrites any union data inside the JSONRPCResponse_Id as the provided JSONRPCResponseId0
+func (t *JSONRPCResponse_Id) FromJSONRPCResponseId0(v JSONRPCResponseId0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeJSONRPCResponseId0 performs a merge with any union data inside the JSONRPCResponse_Id, using the provided JSONRPCResponseId0
+func (t *JSONRPCResponse_Id) MergeJSONRPCResponseId0(v JSONRPCResponseId0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsJSONRPCResponseId1 returns the union data inside the JSONRPCResponse_Id as a JSONRPCResponseId1
+func (t JSONRPCResponse_Id) AsJSONRPCResponseId1() (JSONRPCResponseId1, error) {
+	var body JSONRPCResponseId1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromJSONRPCResponseId1 overwrites any union data inside the JSONRPCResponse_Id as the provided JSONRPCResponseId1
+func (t *JSONRPCResponse_Id) FromJSONRPCResponseId1(v JSONRPCResponseId1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeJSONRPCResponseId1 performs a merge with any union data inside the JSONRPCResponse_Id, using the provided JSONRPCResponseId1
+func (t *JSONRPCResponse_Id) MergeJSONRPCResponseId1(v JSONRPCResponseId1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t JSONRPCResponse_Id) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *JSONRPCResponse_Id) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
