@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/veriland/veriland/internal/ethreceipt"
 )
 
 // Backend is the part of a JSON-RPC client that Ethereum uses. *ethclient.Client and
@@ -108,9 +108,9 @@ func (e *Ethereum) Anchor(ctx context.Context, digest [32]byte) (Receipt, error)
 	if err != nil {
 		return Receipt{}, err
 	}
-	rcpt, err := e.wait(ctx, tx.Hash())
+	rcpt, err := ethreceipt.Wait(ctx, e.client, tx.Hash(), e.cfg.PollInterval)
 	if err != nil {
-		return Receipt{}, err
+		return Receipt{}, fmt.Errorf("anchor: %w", err)
 	}
 	if rcpt.Status != types.ReceiptStatusSuccessful {
 		return Receipt{}, fmt.Errorf("anchor: transaction %s failed", tx.Hash().Hex())
@@ -174,45 +174,5 @@ func (e *Ethereum) send(ctx context.Context, digest [32]byte) (*types.Transactio
 	return tx, nil
 }
 
-// wait polls for the receipt: first after 25 ms, then at twice the previous pause
-// up to PollInterval (a node that seals at once answers within tens of milliseconds).
-func (e *Ethereum) wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	pause := min(25*time.Millisecond, e.cfg.PollInterval)
-	t := time.NewTimer(pause)
-	defer t.Stop()
-	for {
-		rcpt, err := e.client.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return rcpt, nil
-		}
-		if ctx.Err() != nil || isTimeout(err) {
-			// The call failed because the wait ran out; the transport may notice it
-			// a moment before the context does and say so in its own words ("write
-			// pipe: i/o timeout").
-			return nil, fmt.Errorf("anchor: no receipt for %s: %w", hash.Hex(), context.DeadlineExceeded)
-		}
-		if !errors.Is(err, ethereum.NotFound) && !isIndexing(err) {
-			return nil, fmt.Errorf("anchor: receipt of %s: %w", hash.Hex(), err)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("anchor: no receipt for %s: %w", hash.Hex(), ctx.Err())
-		case <-t.C:
-		}
-		pause = min(2*pause, e.cfg.PollInterval)
-		t.Reset(pause)
-	}
-}
 
-// isTimeout reports whether err is a transport timeout, which the RPC client raises
-// when the context's deadline reaches the connection.
-func isTimeout(err error) bool {
-	var t interface{ Timeout() bool }
-	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &t) && t.Timeout())
-}
 
-// isIndexing reports whether err is the node saying that it is still indexing
-// transactions: the receipt may yet appear, so the wait goes on.
-func isIndexing(err error) bool {
-	return strings.Contains(err.Error(), "transaction indexing is in progress")
-}

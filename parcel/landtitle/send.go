@@ -5,15 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/veriland/veriland/internal/ethreceipt"
 )
 
 // transact sends data to to (nil: a deployment) from the registry, waits for the
@@ -25,7 +25,7 @@ func (c *Contract) transact(ctx context.Context, what string, to *common.Address
 	if err != nil {
 		return nil, fmt.Errorf("landtitle: %s: %w", what, err)
 	}
-	rcpt, err := c.wait(ctx, tx.Hash())
+	rcpt, err := ethreceipt.Wait(ctx, c.b, tx.Hash(), c.cfg.PollInterval)
 	if err != nil {
 		return nil, fmt.Errorf("landtitle: %s: %w", what, err)
 	}
@@ -87,36 +87,6 @@ func (c *Contract) send(ctx context.Context, to *common.Address, data []byte) (*
 	return tx, nil
 }
 
-// wait polls for the receipt of hash until ctx ends: first after 25 ms, then at
-// twice the previous pause up to PollInterval, so that a node that seals at once (a
-// dev chain, a rollup's sequencer) answers within a few tens of milliseconds and a
-// 12-second chain is not polled more than every PollInterval.
-func (c *Contract) wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	pause := min(25*time.Millisecond, c.cfg.PollInterval)
-	t := time.NewTimer(pause)
-	defer t.Stop()
-	for {
-		rcpt, err := c.b.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return rcpt, nil
-		}
-		if ctx.Err() != nil || isTimeout(err) {
-			// The transport may notice the deadline a moment before the context does
-			// and say so in its own words ("i/o timeout").
-			return nil, fmt.Errorf("no receipt for %s: %w", hash.Hex(), context.DeadlineExceeded)
-		}
-		if !errors.Is(err, ethereum.NotFound) && !isIndexing(err) {
-			return nil, fmt.Errorf("receipt of %s: %w", hash.Hex(), err)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("no receipt for %s: %w", hash.Hex(), ctx.Err())
-		case <-t.C:
-		}
-		pause = min(2*pause, c.cfg.PollInterval)
-		t.Reset(pause)
-	}
-}
 
 // receiptOf keeps what callers need of a receipt.
 func receiptOf(r *types.Receipt) Receipt {
@@ -179,12 +149,6 @@ func revertOf(parsed *abi.ABI, err error) *RevertError {
 	return &RevertError{Name: e.Name, Args: args, err: err}
 }
 
-// isTimeout reports whether err is a transport timeout, which the RPC client raises
-// when the context's deadline reaches the connection.
-func isTimeout(err error) bool {
-	var t interface{ Timeout() bool }
-	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &t) && t.Timeout())
-}
 
 // isNonceRace reports whether err is the node refusing a transaction whose nonce another
 // sender on the same key took first.
@@ -193,8 +157,3 @@ func isNonceRace(err error) bool {
 	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced")
 }
 
-// isIndexing reports whether err is the node saying that it is still indexing
-// transactions: the receipt may yet appear, so the wait goes on.
-func isIndexing(err error) bool {
-	return strings.Contains(err.Error(), "transaction indexing is in progress")
-}
