@@ -173,6 +173,3 @@ func (e *Ethereum) send(ctx context.Context, digest [32]byte) (*types.Transactio
 	}
 	return tx, nil
 }
-
-
-

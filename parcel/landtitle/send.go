@@ -87,7 +87,6 @@ func (c *Contract) send(ctx context.Context, to *common.Address, data []byte) (*
 	return tx, nil
 }
 
-
 // receiptOf keeps what callers need of a receipt.
 func receiptOf(r *types.Receipt) Receipt {
 	return Receipt{TxHash: r.TxHash, BlockNumber: r.BlockNumber.Uint64(), GasUsed: r.GasUsed}
@@ -149,11 +148,9 @@ func revertOf(parsed *abi.ABI, err error) *RevertError {
 	return &RevertError{Name: e.Name, Args: args, err: err}
 }
 
-
 // isNonceRace reports whether err is the node refusing a transaction whose nonce another
 // sender on the same key took first.
 func isNonceRace(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced")
 }
-
