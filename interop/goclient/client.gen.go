@@ -2192,7 +2192,7 @@ func (e WebhookVerificationRejectedParamsUserAgent) Valid() bool {
 
 // AnchorState defines model for AnchorState.
 type AnchorState struct {
-	BlockNumber *int              `json:"blockNumber,omitempty"`
+	BlockNumber *int64            `json:"blockNumber,omitempty"`
 	Status      AnchorStateStatus `json:"status"`
 	TxHash      *string           `json:"txHash,omitempty"`
 }
@@ -2349,7 +2349,7 @@ type AssistantSession struct {
 	Language *AssistantLanguage `json:"language"`
 
 	// MessageCount User messages and replies
-	MessageCount int       `json:"messageCount"`
+	MessageCount int64     `json:"messageCount"`
 	Title        *string   `json:"title"`
 	UpdatedAt    time.Time `json:"updatedAt"`
 }
@@ -2378,7 +2378,7 @@ type AssistantSessionPage struct {
 	Language *AssistantLanguage `json:"language"`
 
 	// MessageCount User messages and replies
-	MessageCount int `json:"messageCount"`
+	MessageCount int64 `json:"messageCount"`
 
 	// Messages One page of the session's messages, oldest first
 	Messages  []AssistantMessage `json:"messages"`
@@ -2411,7 +2411,7 @@ type AssistantSessionResource struct {
 
 // AssistantTranscription defines model for AssistantTranscription.
 type AssistantTranscription struct {
-	DurationMs int                          `json:"durationMs"`
+	DurationMs int64                        `json:"durationMs"`
 	Format     AssistantTranscriptionFormat `json:"format"`
 
 	// Id Examples: trn_abcdefghijklmnopqrstuvwxyz
@@ -2469,7 +2469,7 @@ type Attestation struct {
 	IssuedAt     time.Time          `json:"issuedAt"`
 	Issuer       struct {
 		Address string `json:"address"`
-		ChainId int    `json:"chainId"`
+		ChainId int64  `json:"chainId"`
 	} `json:"issuer"`
 	Kind             AttestationKind   `json:"kind"`
 	RevocationAnchor *AnchorState      `json:"revocationAnchor,omitempty"`
@@ -2550,11 +2550,11 @@ type AttestationTypedData struct {
 		EvidenceHash string `json:"evidenceHash"`
 
 		// ExpiresAt uint64 unix seconds; 0: no expiry
-		ExpiresAt int    `json:"expiresAt"`
+		ExpiresAt int64  `json:"expiresAt"`
 		Id        string `json:"id"`
 
 		// IssuedAt uint64 unix seconds
-		IssuedAt int                             `json:"issuedAt"`
+		IssuedAt int64                           `json:"issuedAt"`
 		Kind     AttestationTypedDataMessageKind `json:"kind"`
 		Scope    []string                        `json:"scope"`
 		Subject  string                          `json:"subject"`
@@ -2592,7 +2592,7 @@ type AuditEntry struct {
 	ResourceId   *string                 `json:"resourceId,omitempty"`
 	ResourceType *string                 `json:"resourceType,omitempty"`
 	Role         *string                 `json:"role,omitempty"`
-	Seq          int                     `json:"seq"`
+	Seq          int64                   `json:"seq"`
 	Severity     AuditEntrySeverity      `json:"severity"`
 	Time         time.Time               `json:"time"`
 }
@@ -2618,10 +2618,10 @@ type AuditList struct {
 type AuditReportDocument struct {
 	Data struct {
 		Attributes struct {
-			Entries int `json:"entries"`
+			Entries int64 `json:"entries"`
 
 			// FirstBrokenSeq 0 when the chain is valid
-			FirstBrokenSeq int     `json:"firstBrokenSeq"`
+			FirstBrokenSeq int64   `json:"firstBrokenSeq"`
 			HeadHash       string  `json:"headHash"`
 			Reason         *string `json:"reason,omitempty"`
 			Valid          bool    `json:"valid"`
@@ -2651,13 +2651,13 @@ type CertificateStatus string
 
 // CertificateStatusList Issuer-signed (EIP-191 personal_sign over the RFC 8785 canonical JSON of the list without its signature) list of certificate hashes that stopped being CURRENT. since null: the list is complete.
 type CertificateStatusList struct {
-	ChainId int `json:"chainId"`
+	ChainId int64 `json:"chainId"`
 	Entries []struct {
 		At       time.Time                          `json:"at"`
 		Hash     string                             `json:"hash"`
 		ParcelId string                             `json:"parcelId"`
 		Status   CertificateStatusListEntriesStatus `json:"status"`
-		Version  int                                `json:"version"`
+		Version  int64                              `json:"version"`
 	} `json:"entries"`
 	Environment Environment `json:"environment"`
 	IssuedAt    time.Time   `json:"issuedAt"`
@@ -2696,7 +2696,7 @@ type CertificateVersion struct {
 
 	// TransferId The transfer that created this version (none for version 1)
 	TransferId *string `json:"transferId,omitempty"`
-	Version    int     `json:"version"`
+	Version    int64   `json:"version"`
 }
 
 // CertificateVersionOwnerConsent How the previous owner consented to that transfer: signed with their wallet, or witnessed by the notary
@@ -2732,7 +2732,7 @@ type ChipBindingAttestation struct {
 	IssuedAt     time.Time         `json:"issuedAt"`
 	Issuer       struct {
 		Address string `json:"address"`
-		ChainId int    `json:"chainId"`
+		ChainId int64  `json:"chainId"`
 	} `json:"issuer"`
 	Kind             ChipBindingAttestationKind   `json:"kind"`
 	RevocationAnchor *AnchorState                 `json:"revocationAnchor,omitempty"`
@@ -2798,7 +2798,7 @@ type ChipDataGroup struct {
 	ContentBase64 string `json:"contentBase64"`
 
 	// Number Data group number; each at most once
-	Number int `json:"number"`
+	Number int32 `json:"number"`
 }
 
 // ChipVerify defines model for ChipVerify.
@@ -2831,7 +2831,7 @@ type ConsentAttestation struct {
 	IssuedAt     time.Time                `json:"issuedAt"`
 	Issuer       struct {
 		Address string `json:"address"`
-		ChainId int    `json:"chainId"`
+		ChainId int64  `json:"chainId"`
 	} `json:"issuer"`
 	Kind             ConsentAttestationKind   `json:"kind"`
 	RevocationAnchor *AnchorState             `json:"revocationAnchor,omitempty"`
@@ -2920,7 +2920,7 @@ type ConsentAttestationClaims_Liveness struct {
 // ConsentClaims Bookkeeping of a CONSENT attestation: ties it to its request, and with the attestation's subject and verifier and decision APPROVED rebuilds the signed Consent message (its digest is evidenceHash)
 type ConsentClaims struct {
 	// Deadline Unix seconds
-	Deadline int `json:"deadline"`
+	Deadline int64 `json:"deadline"`
 
 	// DisclosedScope As posted and signed
 	DisclosedScope     []string `json:"disclosedScope"`
@@ -2994,7 +2994,7 @@ type ConsentTypedData struct {
 	// Message Consent {string requestId; string subject; string verifier; string decision; bytes32 disclosedScopeHash; bytes32 nonce; uint256 deadline}. As served by GET /consent/{requestId}, decision and disclosedScopeHash are absent: the holder's client adds them (or takes them from presets) before signing.
 	Message struct {
 		// Deadline uint256: expiresAt in unix seconds
-		Deadline int                              `json:"deadline"`
+		Deadline int64                            `json:"deadline"`
 		Decision *ConsentTypedDataMessageDecision `json:"decision,omitempty"`
 
 		// DisclosedScopeHash keccak256 of the concatenated keccak256 of each disclosed item, in the order posted (EIP-712 string[]); keccak256 of nothing for []
@@ -3035,7 +3035,7 @@ type CreateApiKey struct {
 
 	// Sub A notary's sub is its notary identifier, like NOT-ABJ-0042
 	Sub     string `json:"sub"`
-	TtlDays *int   `json:"ttlDays,omitempty"`
+	TtlDays *int32 `json:"ttlDays,omitempty"`
 }
 
 // CreateApiKeyRole defines model for CreateApiKey.Role.
@@ -3085,7 +3085,7 @@ type CreateParcel struct {
 // Examples: {"expiresInSeconds":604800,"newOwner":{"fullName":"Chinedu Okafor","id_doc":"NIN-98765432109","walletAddress":"0x8ba1f109551bD432803012645Ac136ddd64DBA72"},"notary":"NOT-ABJ-0042","requireLiveness":{"maxAgeDays":30,"minLevel":"L2"}}
 type CreateTransfer struct {
 	// ExpiresInSeconds Optional: how long the owner has to answer, in seconds from the request: 60 (a minute) to 2592000 (30 days), default 604800 (7 days). ownerConsent.deadline is the moment it ends; an unanswered PENDING_OWNER transfer then becomes EXPIRED (webhook transfer.expired). Only applies when the owner has a bound wallet.
-	ExpiresInSeconds *int             `json:"expiresInSeconds,omitempty"`
+	ExpiresInSeconds *int32           `json:"expiresInSeconds,omitempty"`
 	NewOwner         ParcelOwnerInput `json:"newOwner"`
 
 	// Notary Notary identifier NOT-<city code>-<number>: the sub of the notary's API key. In SANDBOX, NOT-SBX-1 certifies at once, NOT-SBX-2 rejects at once, NOT-SBX-3 never answers.
@@ -3101,7 +3101,7 @@ type CreateTransfer struct {
 type CreateVerificationRequest struct {
 	// CallbackUrl Receives the signed webhooks of the request (verification.approved carries the CONSENT attestation in data.attestation)
 	CallbackUrl      *string `json:"callbackUrl,omitempty"`
-	ExpiresInSeconds *int    `json:"expiresInSeconds,omitempty"`
+	ExpiresInSeconds *int32  `json:"expiresInSeconds,omitempty"`
 	Mode             *Mode   `json:"mode,omitempty"`
 
 	// Reason Shown to the holder
@@ -3151,10 +3151,10 @@ type Delivery struct {
 
 		// Error Why the attempt failed; absent on success
 		Error     *string `json:"error,omitempty"`
-		LatencyMs int     `json:"latencyMs"`
+		LatencyMs int64   `json:"latencyMs"`
 
 		// StatusCode 0 when no answer was received
-		StatusCode int `json:"statusCode"`
+		StatusCode int64 `json:"statusCode"`
 	} `json:"attempts"`
 
 	// CreatedAt When it was enqueued
@@ -3178,7 +3178,7 @@ type Delivery struct {
 	Payload WebhookPayload `json:"payload"`
 
 	// Replays Manual replays so far
-	Replays *int           `json:"replays,omitempty"`
+	Replays *int64         `json:"replays,omitempty"`
 	Status  DeliveryStatus `json:"status"`
 	Url     string         `json:"url"`
 
@@ -3328,17 +3328,17 @@ type ErrorMeta struct {
 	Did *string `json:"did,omitempty"`
 
 	// Dimension face template validation: the dimension sent
-	Dimension  *int `json:"dimension,omitempty"`
-	DurationMs *int `json:"durationMs,omitempty"`
+	Dimension  *int64 `json:"dimension,omitempty"`
+	DurationMs *int64 `json:"durationMs,omitempty"`
 
 	// Edges parcel_overlap: the two edges of a self-intersecting boundary
-	Edges *[]int `json:"edges,omitempty"`
+	Edges *[]int64 `json:"edges,omitempty"`
 
 	// Environment unavailable: the environment missing the configuration
 	Environment *Environment `json:"environment,omitempty"`
 
 	// Expected face template validation: the dimension expected
-	Expected *int `json:"expected,omitempty"`
+	Expected *int64 `json:"expected,omitempty"`
 
 	// Field unknown_field on a multipart upload: the form field
 	Field *string `json:"field,omitempty"`
@@ -3353,22 +3353,22 @@ type ErrorMeta struct {
 	Item *string `json:"item,omitempty"`
 
 	// LimitBytes unavailable: the upstream answer was larger than this
-	LimitBytes *int `json:"limitBytes,omitempty"`
-	Max        *int `json:"max,omitempty"`
+	LimitBytes *int64 `json:"limitBytes,omitempty"`
+	Max        *int64 `json:"max,omitempty"`
 
 	// MaxAgeDays liveness_required: the maximal age of the liveness attestation, in days (fractions allowed)
 	MaxAgeDays *float32 `json:"maxAgeDays,omitempty"`
 
 	// MaxAgeSeconds liveness_required: the same in seconds
-	MaxAgeSeconds *int `json:"maxAgeSeconds,omitempty"`
+	MaxAgeSeconds *int64 `json:"maxAgeSeconds,omitempty"`
 
 	// MaxBytes payload_too_large: the limit
-	MaxBytes      *int `json:"maxBytes,omitempty"`
-	MaxDurationMs *int `json:"maxDurationMs,omitempty"`
-	MaxLength     *int `json:"maxLength,omitempty"`
-	Message       *int `json:"message,omitempty"`
-	Min           *int `json:"min,omitempty"`
-	MinLength     *int `json:"minLength,omitempty"`
+	MaxBytes      *int64 `json:"maxBytes,omitempty"`
+	MaxDurationMs *int64 `json:"maxDurationMs,omitempty"`
+	MaxLength     *int64 `json:"maxLength,omitempty"`
+	Message       *int64 `json:"message,omitempty"`
+	Min           *int64 `json:"min,omitempty"`
+	MinLength     *int64 `json:"minLength,omitempty"`
 
 	// MinLevel liveness_required: the level required
 	MinLevel *Level `json:"minLevel,omitempty"`
@@ -3377,7 +3377,7 @@ type ErrorMeta struct {
 	Missing *string `json:"missing,omitempty"`
 
 	// Offset invalid_json: byte offset of the syntax error
-	Offset *int `json:"offset,omitempty"`
+	Offset *int64 `json:"offset,omitempty"`
 
 	// Parameter validation_failed: the query parameter
 	Parameter *string `json:"parameter,omitempty"`
@@ -3398,7 +3398,7 @@ type ErrorMeta struct {
 	Recovered *string `json:"recovered,omitempty"`
 
 	// RetryAfterSeconds rate_limited, unavailable: seconds to wait
-	RetryAfterSeconds *int `json:"retryAfterSeconds,omitempty"`
+	RetryAfterSeconds *int64 `json:"retryAfterSeconds,omitempty"`
 
 	// Score face_mismatch: the cosine similarity
 	Score *float32 `json:"score,omitempty"`
@@ -3418,8 +3418,8 @@ type ErrorMeta struct {
 	Threshold *float32 `json:"threshold,omitempty"`
 
 	// TimeoutMs unavailable: the upstream timeout
-	TimeoutMs *int `json:"timeoutMs,omitempty"`
-	ToolCall  *int `json:"toolCall,omitempty"`
+	TimeoutMs *int64 `json:"timeoutMs,omitempty"`
+	ToolCall  *int64 `json:"toolCall,omitempty"`
 
 	// TransferId invalid_state on a parcel: its open transfer
 	TransferId *string `json:"transferId,omitempty"`
@@ -3551,7 +3551,7 @@ type JSONRPCRequest struct {
 type JSONRPCRequestId0 = string
 
 // JSONRPCRequestId1 defines model for JSONRPCRequest.Id.1.
-type JSONRPCRequestId1 = int
+type JSONRPCRequestId1 = int64
 
 // JSONRPCRequest_Id defines model for JSONRPCRequest.Id.
 type JSONRPCRequest_Id struct {
@@ -3565,7 +3565,7 @@ type JSONRPCRequestMethod string
 type JSONRPCResponse struct {
 	Error *struct {
 		// Code -32700 parse error, -32600 invalid request, -32601 method not served, -32602 invalid params, 3 execution reverted (data: the revert data, e.g. 0xa4420a95 = Soulbound())
-		Code int `json:"code"`
+		Code int64 `json:"code"`
 
 		// Data The revert data of a reverted call
 		Data    interface{} `json:"data,omitempty"`
@@ -3582,7 +3582,7 @@ type JSONRPCResponse struct {
 type JSONRPCResponseId0 = string
 
 // JSONRPCResponseId1 defines model for JSONRPCResponse.Id.1.
-type JSONRPCResponseId1 = int
+type JSONRPCResponseId1 = int64
 
 // JSONRPCResponse_Id defines model for JSONRPCResponse.Id.
 type JSONRPCResponse_Id struct {
@@ -3616,7 +3616,7 @@ type LivenessAttestation struct {
 	IssuedAt     time.Time      `json:"issuedAt"`
 	Issuer       struct {
 		Address string `json:"address"`
-		ChainId int    `json:"chainId"`
+		ChainId int64  `json:"chainId"`
 	} `json:"issuer"`
 	Kind             LivenessAttestationKind   `json:"kind"`
 	RevocationAnchor *AnchorState              `json:"revocationAnchor,omitempty"`
@@ -3642,7 +3642,7 @@ type LivenessClaims struct {
 	// AttestationType How the device was enrolled
 	AttestationType DevicePlatformAttestation `json:"attestationType"`
 	DeviceTrust     LivenessClaimsDeviceTrust `json:"deviceTrust"`
-	FrameCount      int                       `json:"frameCount"`
+	FrameCount      int64                     `json:"frameCount"`
 	Level           Level                     `json:"level"`
 	PolicyVersion   string                    `json:"policyVersion"`
 
@@ -3654,7 +3654,7 @@ type LivenessClaims struct {
 		LatencyMs      *float32 `json:"latencyMs,omitempty"`
 		ParallaxScore  *float32 `json:"parallaxScore,omitempty"`
 	} `json:"scores"`
-	SessionDurationMs int `json:"sessionDurationMs"`
+	SessionDurationMs int64 `json:"sessionDurationMs"`
 }
 
 // LivenessClaimsDeviceTrust defines model for LivenessClaims.DeviceTrust.
@@ -3685,13 +3685,13 @@ type LivenessEvidence struct {
 	} `json:"sensor,omitempty"`
 	Timing struct {
 		// FrameCount Number of frames; must equal the number of frameTimestamps. Signed as uint256 in the LivenessProof, so a whole number
-		FrameCount int `json:"frameCount"`
+		FrameCount int64 `json:"frameCount"`
 
 		// FrameJitterMs Standard deviation of the inter-frame interval
 		FrameJitterMs *float32 `json:"frameJitterMs,omitempty"`
 
 		// SessionDurationMs Duration of the capture; the frames' span must be within 10% of it. Signed as uint256 in the LivenessProof, so a whole number (1200 or 1200.0; 1200.5 answers 400)
-		SessionDurationMs int `json:"sessionDurationMs"`
+		SessionDurationMs int64 `json:"sessionDurationMs"`
 	} `json:"timing"`
 }
 
@@ -3787,7 +3787,7 @@ type OwnedParcel struct {
 	Token *ParcelToken `json:"token,omitempty"`
 
 	// Version The current certificate version
-	Version int `json:"version"`
+	Version int64 `json:"version"`
 }
 
 // OwnedParcelOpenTransferStatus defines model for OwnedParcel.OpenTransfer.Status.
@@ -3898,7 +3898,7 @@ type OwnerConsentContext struct {
 		Id     string  `json:"id"`
 
 		// Version The certificate version the transfer replaces
-		Version int `json:"version"`
+		Version int64 `json:"version"`
 	} `json:"parcel"`
 
 	// Requester Who asked for the transfer
@@ -3991,7 +3991,7 @@ type Parcel struct {
 	UpdatedAt time.Time    `json:"updatedAt"`
 
 	// Version Current certificate version (0 before certification)
-	Version int `json:"version"`
+	Version int64 `json:"version"`
 }
 
 // ParcelCertificateTypedData The EIP-712 object the issuer signed for a certificate version, primaryType ParcelCertificate, domain {name: "Parcel Certificate", version: "1", chainId}. A certificate whose owner has a bound wallet is signed with one more member, address ownerWallet, so that the signature alone says whose land it is; which layout applies follows from the certificate (owner.walletAddress present or not).
@@ -4012,7 +4012,7 @@ type ParcelCertificateTypedData struct {
 		CertificateHash string `json:"certificateHash"`
 
 		// CertifiedAt uint64 unix seconds
-		CertifiedAt int    `json:"certifiedAt"`
+		CertifiedAt int64  `json:"certifiedAt"`
 		Notary      string `json:"notary"`
 
 		// OwnerWallet The owner's bound wallet (EIP-55 checksummed); only in certificates whose owner has one
@@ -4021,7 +4021,7 @@ type ParcelCertificateTypedData struct {
 		TokenId     string  `json:"tokenId"`
 
 		// Version uint64
-		Version int `json:"version"`
+		Version int64 `json:"version"`
 	} `json:"message"`
 	PrimaryType ParcelCertificateTypedDataPrimaryType `json:"primaryType"`
 
@@ -4064,7 +4064,7 @@ type ParcelEvent struct {
 		TokenId *string `json:"tokenId,omitempty"`
 
 		// Version parcel.certified: the certificate version
-		Version *int `json:"version,omitempty"`
+		Version *int64 `json:"version,omitempty"`
 	} `json:"data"`
 
 	// Timestamp When the event was queued (RFC 3339 UTC)
@@ -4211,7 +4211,7 @@ type ReviewStatus string
 
 // RevocationList defines model for RevocationList.
 type RevocationList struct {
-	ChainId     int       `json:"chainId"`
+	ChainId     int64     `json:"chainId"`
 	IssuedAt    time.Time `json:"issuedAt"`
 	Issuer      string    `json:"issuer"`
 	Revocations []struct {
@@ -4251,7 +4251,7 @@ type SandboxScenario struct {
 		// Code The error code when status ≥ 400
 		Code    *string `json:"code,omitempty"`
 		Outcome string  `json:"outcome"`
-		Status  int     `json:"status"`
+		Status  int64   `json:"status"`
 	} `json:"expected"`
 	Family string `json:"family"`
 
@@ -4364,7 +4364,7 @@ type SignedCertificate struct {
 		} `json:"parcel"`
 		ParcelId string `json:"parcelId"`
 		TokenId  string `json:"tokenId"`
-		Version  int    `json:"version"`
+		Version  int64  `json:"version"`
 	} `json:"certificate"`
 
 	// Hash keccak256 of the RFC 8785 (JCS) form of certificate, 0x + 64 hex
@@ -4373,7 +4373,7 @@ type SignedCertificate struct {
 	// Issuer The issuer that signed this version
 	Issuer struct {
 		Address string `json:"address"`
-		ChainId int    `json:"chainId"`
+		ChainId int64  `json:"chainId"`
 	} `json:"issuer"`
 	Signature string            `json:"signature"`
 	Status    CertificateStatus `json:"status"`
@@ -4420,7 +4420,7 @@ type Transfer struct {
 	Environment Environment `json:"environment"`
 
 	// FromVersion The certificate version the transfer replaces
-	FromVersion int    `json:"fromVersion"`
+	FromVersion int64  `json:"fromVersion"`
 	Id          string `json:"id"`
 
 	// NewOwner The new owner: name, identity-document hash and last 4, and walletAddress when given; its binding stays NONE here (the approving notary binds the wallet on the parcel)
@@ -4444,7 +4444,7 @@ type Transfer struct {
 	Status TransferStatus `json:"status"`
 
 	// ToVersion COMPLETED only: the certificate version the transfer created
-	ToVersion *int `json:"toVersion,omitempty"`
+	ToVersion *int64 `json:"toVersion,omitempty"`
 }
 
 // TransferRejectedBy REJECTED only: who refused, the owner (signed) or the notary
@@ -4472,13 +4472,13 @@ type TransferConsentTypedData struct {
 	// Message TransferConsent {string transferId; string parcelId; uint64 fromVersion; bytes32 newOwnerIdDocHash; address newOwnerWallet; string notary; string decision; bytes32 nonce; uint64 deadline}. As served, decision is absent: the owner's client adds it before signing.
 	Message struct {
 		// Deadline uint64 unix seconds: ownerConsent.deadline
-		Deadline int `json:"deadline"`
+		Deadline int64 `json:"deadline"`
 
 		// Decision Added by the owner's client; never served
 		Decision *TransferConsentTypedDataMessageDecision `json:"decision,omitempty"`
 
 		// FromVersion uint64: the certificate version the transfer replaces
-		FromVersion int `json:"fromVersion"`
+		FromVersion int64 `json:"fromVersion"`
 
 		// NewOwnerIdDocHash The transfer's newOwner.idDocHash: the keyed hash of the new owner's identity document
 		NewOwnerIdDocHash string `json:"newOwnerIdDocHash"`
@@ -4546,7 +4546,7 @@ type TransferEvent struct {
 		TransferId string  `json:"transferId"`
 
 		// Version transfer.completed: the new certificate version
-		Version *int `json:"version,omitempty"`
+		Version *int64 `json:"version,omitempty"`
 	} `json:"data"`
 
 	// Timestamp When the event was queued (RFC 3339 UTC)
@@ -4597,7 +4597,7 @@ type Verification struct {
 	// Token The version's land title on chain: contract, holder (the owner's wallet or the registry's custody account, never a name), status and its mint and burn transactions
 	Token   *ParcelToken `json:"token,omitempty"`
 	TokenId string       `json:"tokenId"`
-	Version int          `json:"version"`
+	Version int64        `json:"version"`
 }
 
 // VerificationDocument defines model for VerificationDocument.
@@ -4703,7 +4703,7 @@ type Cursor = string
 type IdempotencyKey = string
 
 // Limit defines model for Limit.
-type Limit = int
+type Limit = int32
 
 // RequestID defines model for RequestID.
 type RequestID = string
@@ -7238,7 +7238,7 @@ func NewListApiKeysRequest(server string, params *ListApiKeysParams) (*http.Requ
 
 		if params.Limit != nil {
 
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -7806,13 +7806,15 @@ type GetIssuerResponse200Headers struct {
 type GetIssuerResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetIssuerResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetIssuer
 type GetIssuerResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetIssuerResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetIssuer
@@ -7826,9 +7828,9 @@ type GetIssuerResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
 		Address string `json:"address"`
-		ChainId int    `json:"chainId"`
+		ChainId int64  `json:"chainId"`
 		Domain  struct {
-			ChainId *int    `json:"chainId,omitempty"`
+			ChainId *int64  `json:"chainId,omitempty"`
 			Name    *string `json:"name,omitempty"`
 			Version *string `json:"version,omitempty"`
 		} `json:"domain"`
@@ -7858,9 +7860,9 @@ type GetIssuerResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetIssuerResponse) GetJSON200() *struct {
 	Address string `json:"address"`
-	ChainId int    `json:"chainId"`
+	ChainId int64  `json:"chainId"`
 	Domain  struct {
-		ChainId *int    `json:"chainId,omitempty"`
+		ChainId *int64  `json:"chainId,omitempty"`
 		Name    *string `json:"name,omitempty"`
 		Version *string `json:"version,omitempty"`
 	} `json:"domain"`
@@ -7938,13 +7940,15 @@ type GetRevocationsResponse200Headers struct {
 type GetRevocationsResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetRevocationsResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetRevocations
 type GetRevocationsResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetRevocationsResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetRevocations
@@ -8055,6 +8059,8 @@ type GetAttestationResponse200Headers struct {
 // GetAttestationResponse404Headers the declared response headers of an HTTP 404 response for GetAttestation
 type GetAttestationResponse404Headers struct {
 	ContentLanguage *string
+	RateLimit       *string
+	RateLimitPolicy *string
 	XRequestId      string
 }
 
@@ -8062,13 +8068,15 @@ type GetAttestationResponse404Headers struct {
 type GetAttestationResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetAttestationResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetAttestation
 type GetAttestationResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetAttestationResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetAttestation
@@ -8195,13 +8203,15 @@ type RevokeAttestationResponse200Headers struct {
 type RevokeAttestationResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // RevokeAttestationResponse4XXHeaders the declared response headers of an HTTP 4XX response for RevokeAttestation
 type RevokeAttestationResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // RevokeAttestationResponse5XXHeaders the declared response headers of an HTTP 5XX response for RevokeAttestation
@@ -8311,13 +8321,15 @@ type GetAttestationStatusResponse200Headers struct {
 type GetAttestationStatusResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetAttestationStatusResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetAttestationStatus
 type GetAttestationStatusResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetAttestationStatusResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetAttestationStatus
@@ -8425,20 +8437,24 @@ type GetConsentContextResponse200Headers struct {
 
 // GetConsentContextResponse404Headers the declared response headers of an HTTP 404 response for GetConsentContext
 type GetConsentContextResponse404Headers struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetConsentContextResponse429Headers the declared response headers of an HTTP 429 response for GetConsentContext
 type GetConsentContextResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetConsentContextResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetConsentContext
 type GetConsentContextResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetConsentContextResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetConsentContext
@@ -8573,13 +8589,15 @@ type DecideConsentResponse201Headers struct {
 type DecideConsentResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // DecideConsentResponse4XXHeaders the declared response headers of an HTTP 4XX response for DecideConsent
 type DecideConsentResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // DecideConsentResponse5XXHeaders the declared response headers of an HTTP 5XX response for DecideConsent
@@ -8698,13 +8716,15 @@ type MyChipBindingsResponse200Headers struct {
 type MyChipBindingsResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // MyChipBindingsResponse4XXHeaders the declared response headers of an HTTP 4XX response for MyChipBindings
 type MyChipBindingsResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // MyChipBindingsResponse5XXHeaders the declared response headers of an HTTP 5XX response for MyChipBindings
@@ -8815,13 +8835,15 @@ type ChipVerifyResponse201Headers struct {
 type ChipVerifyResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // ChipVerifyResponse4XXHeaders the declared response headers of an HTTP 4XX response for ChipVerify
 type ChipVerifyResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // ChipVerifyResponse5XXHeaders the declared response headers of an HTTP 5XX response for ChipVerify
@@ -8932,13 +8954,15 @@ type IssueIdentityResponse201Headers struct {
 type IssueIdentityResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // IssueIdentityResponse4XXHeaders the declared response headers of an HTTP 4XX response for IssueIdentity
 type IssueIdentityResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // IssueIdentityResponse5XXHeaders the declared response headers of an HTTP 5XX response for IssueIdentity
@@ -9048,13 +9072,15 @@ type GetReviewResponse200Headers struct {
 type GetReviewResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetReviewResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetReview
 type GetReviewResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetReviewResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetReview
@@ -9165,13 +9191,15 @@ type DecideReviewResponse200Headers struct {
 type DecideReviewResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // DecideReviewResponse4XXHeaders the declared response headers of an HTTP 4XX response for DecideReview
 type DecideReviewResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // DecideReviewResponse5XXHeaders the declared response headers of an HTTP 5XX response for DecideReview
@@ -9281,13 +9309,15 @@ type GetIdentityStatusResponse200Headers struct {
 type GetIdentityStatusResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetIdentityStatusResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetIdentityStatus
 type GetIdentityStatusResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetIdentityStatusResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetIdentityStatus
@@ -9397,13 +9427,15 @@ type ListApiKeysResponse200Headers struct {
 type ListApiKeysResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // ListApiKeysResponse4XXHeaders the declared response headers of an HTTP 4XX response for ListApiKeys
 type ListApiKeysResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // ListApiKeysResponse5XXHeaders the declared response headers of an HTTP 5XX response for ListApiKeys
@@ -9515,13 +9547,15 @@ type CreateApiKeyResponse201Headers struct {
 type CreateApiKeyResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // CreateApiKeyResponse4XXHeaders the declared response headers of an HTTP 4XX response for CreateApiKey
 type CreateApiKeyResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // CreateApiKeyResponse5XXHeaders the declared response headers of an HTTP 5XX response for CreateApiKey
@@ -9631,13 +9665,15 @@ type RevokeApiKeyResponse204Headers struct {
 type RevokeApiKeyResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // RevokeApiKeyResponse4XXHeaders the declared response headers of an HTTP 4XX response for RevokeApiKey
 type RevokeApiKeyResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // RevokeApiKeyResponse5XXHeaders the declared response headers of an HTTP 5XX response for RevokeApiKey
@@ -9741,13 +9777,15 @@ type CreateVerificationRequestResponse201Headers struct {
 type CreateVerificationRequestResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // CreateVerificationRequestResponse4XXHeaders the declared response headers of an HTTP 4XX response for CreateVerificationRequest
 type CreateVerificationRequestResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // CreateVerificationRequestResponse5XXHeaders the declared response headers of an HTTP 5XX response for CreateVerificationRequest
@@ -9869,13 +9907,15 @@ type GetVerificationRequestResponse200Headers struct {
 type GetVerificationRequestResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // GetVerificationRequestResponse4XXHeaders the declared response headers of an HTTP 4XX response for GetVerificationRequest
 type GetVerificationRequestResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // GetVerificationRequestResponse5XXHeaders the declared response headers of an HTTP 5XX response for GetVerificationRequest
@@ -9986,13 +10026,15 @@ type CancelVerificationRequestResponse200Headers struct {
 type CancelVerificationRequestResponse429Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
-	RetryAfter      int
+	RetryAfter      int64
 	XRequestId      string
 }
 
 // CancelVerificationRequestResponse4XXHeaders the declared response headers of an HTTP 4XX response for CancelVerificationRequest
 type CancelVerificationRequestResponse4XXHeaders struct {
-	XRequestId string
+	RateLimit       *string
+	RateLimitPolicy *string
+	XRequestId      string
 }
 
 // CancelVerificationRequestResponse5XXHeaders the declared response headers of an HTTP 5XX response for CancelVerificationRequest
@@ -10491,9 +10533,9 @@ func ParseGetIssuerResponse(rsp *http.Response) (*GetIssuerResponse, error) {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
 			Address string `json:"address"`
-			ChainId int    `json:"chainId"`
+			ChainId int64  `json:"chainId"`
 			Domain  struct {
-				ChainId *int    `json:"chainId,omitempty"`
+				ChainId *int64  `json:"chainId,omitempty"`
 				Name    *string `json:"name,omitempty"`
 				Version *string `json:"version,omitempty"`
 			} `json:"domain"`
@@ -10589,8 +10631,8 @@ func ParseGetIssuerResponse(rsp *http.Response) (*GetIssuerResponse, error) {
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -10605,6 +10647,20 @@ func ParseGetIssuerResponse(rsp *http.Response) (*GetIssuerResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetIssuerResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -10735,8 +10791,8 @@ func ParseGetRevocationsResponse(rsp *http.Response) (*GetRevocationsResponse, e
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -10751,6 +10807,20 @@ func ParseGetRevocationsResponse(rsp *http.Response) (*GetRevocationsResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetRevocationsResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -10907,6 +10977,20 @@ func ParseGetAttestationResponse(rsp *http.Response) (*GetAttestationResponse, e
 			}
 			headers.ContentLanguage = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -10932,8 +11016,8 @@ func ParseGetAttestationResponse(rsp *http.Response) (*GetAttestationResponse, e
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -10948,6 +11032,20 @@ func ParseGetAttestationResponse(rsp *http.Response) (*GetAttestationResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetAttestationResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -11085,8 +11183,8 @@ func ParseRevokeAttestationResponse(rsp *http.Response) (*RevokeAttestationRespo
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -11101,6 +11199,20 @@ func ParseRevokeAttestationResponse(rsp *http.Response) (*RevokeAttestationRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers RevokeAttestationResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -11231,8 +11343,8 @@ func ParseGetAttestationStatusResponse(rsp *http.Response) (*GetAttestationStatu
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -11247,6 +11359,20 @@ func ParseGetAttestationStatusResponse(rsp *http.Response) (*GetAttestationStatu
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetAttestationStatusResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -11382,6 +11508,20 @@ func ParseGetConsentContextResponse(rsp *http.Response) (*GetConsentContextRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetConsentContextResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -11407,8 +11547,8 @@ func ParseGetConsentContextResponse(rsp *http.Response) (*GetConsentContextRespo
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -11423,6 +11563,20 @@ func ParseGetConsentContextResponse(rsp *http.Response) (*GetConsentContextRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetConsentContextResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -11598,8 +11752,8 @@ func ParseDecideConsentResponse(rsp *http.Response) (*DecideConsentResponse, err
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -11614,6 +11768,20 @@ func ParseDecideConsentResponse(rsp *http.Response) (*DecideConsentResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers DecideConsentResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -11744,8 +11912,8 @@ func ParseMyChipBindingsResponse(rsp *http.Response) (*MyChipBindingsResponse, e
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -11760,6 +11928,20 @@ func ParseMyChipBindingsResponse(rsp *http.Response) (*MyChipBindingsResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers MyChipBindingsResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -11897,8 +12079,8 @@ func ParseChipVerifyResponse(rsp *http.Response) (*ChipVerifyResponse, error) {
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -11913,6 +12095,20 @@ func ParseChipVerifyResponse(rsp *http.Response) (*ChipVerifyResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers ChipVerifyResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12050,8 +12246,8 @@ func ParseIssueIdentityResponse(rsp *http.Response) (*IssueIdentityResponse, err
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -12066,6 +12262,20 @@ func ParseIssueIdentityResponse(rsp *http.Response) (*IssueIdentityResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers IssueIdentityResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12196,8 +12406,8 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -12212,6 +12422,20 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetReviewResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12349,8 +12573,8 @@ func ParseDecideReviewResponse(rsp *http.Response) (*DecideReviewResponse, error
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -12365,6 +12589,20 @@ func ParseDecideReviewResponse(rsp *http.Response) (*DecideReviewResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers DecideReviewResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12495,8 +12733,8 @@ func ParseGetIdentityStatusResponse(rsp *http.Response) (*GetIdentityStatusRespo
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -12511,6 +12749,20 @@ func ParseGetIdentityStatusResponse(rsp *http.Response) (*GetIdentityStatusRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetIdentityStatusResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12641,8 +12893,8 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -12657,6 +12909,20 @@ func ParseListApiKeysResponse(rsp *http.Response) (*ListApiKeysResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers ListApiKeysResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12801,8 +13067,8 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -12817,6 +13083,20 @@ func ParseCreateApiKeyResponse(rsp *http.Response) (*CreateApiKeyResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers CreateApiKeyResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -12943,8 +13223,8 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -12959,6 +13239,20 @@ func ParseRevokeApiKeyResponse(rsp *http.Response) (*RevokeApiKeyResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers RevokeApiKeyResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -13102,8 +13396,8 @@ func ParseCreateVerificationRequestResponse(rsp *http.Response) (*CreateVerifica
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -13118,6 +13412,20 @@ func ParseCreateVerificationRequestResponse(rsp *http.Response) (*CreateVerifica
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers CreateVerificationRequestResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -13248,8 +13556,8 @@ func ParseGetVerificationRequestResponse(rsp *http.Response) (*GetVerificationRe
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -13264,6 +13572,20 @@ func ParseGetVerificationRequestResponse(rsp *http.Response) (*GetVerificationRe
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers GetVerificationRequestResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -13401,8 +13723,8 @@ func ParseCancelVerificationRequestResponse(rsp *http.Response) (*CancelVerifica
 			headers.RateLimitPolicy = &value
 		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = value
@@ -13417,6 +13739,20 @@ func ParseCancelVerificationRequestResponse(rsp *http.Response) (*CancelVerifica
 		response.Headers429 = &headers
 	case rsp.StatusCode/100 == 4:
 		var headers CancelVerificationRequestResponse4XXHeaders
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
