@@ -12,6 +12,13 @@ import (
 // (cmudict-en-us.dict).
 const DefaultModelDir = "/usr/share/pocketsphinx/model/en-us"
 
+// sampleRate is the rate of the en-us acoustic model. Audio is resampled to it in Go
+// (audio.Resample), never by sphinxbase.
+const sampleRate = 16000
+
+// Provider is the name a Transcription carries.
+const Provider = "pocketsphinx"
+
 // DefaultMaxDuration is the longest recording decoded, the limit of SPEC S11.
 const DefaultMaxDuration = 10 * time.Minute
 
@@ -37,6 +44,15 @@ type Config struct {
 	// stock en-us language model alone (for comparison; the default is better on the
 	// assistant's questions).
 	GeneralOnly bool
+	// Program is the decoder a Command runs, a name looked up in PATH or a path;
+	// DefaultProgram when empty. The cgo Transcriber ignores it.
+	Program string
+	// Timeout bounds one run of a Command's program; when zero, a minute plus twice
+	// the recording's duration. The cgo Transcriber ignores it.
+	Timeout time.Duration
+
+	// extraArgs are more options for a Command's program (tests, tuning).
+	extraArgs []string
 }
 
 // withDefaults returns c with its zero fields filled and checks the rest.
@@ -53,8 +69,8 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxDuration == 0 {
 		c.MaxDuration = DefaultMaxDuration
 	}
-	if c.MaxDuration < 0 {
-		return c, errors.New("pocketsphinx: MaxDuration must not be negative")
+	if c.MaxDuration < 0 || c.Timeout < 0 {
+		return c, errors.New("pocketsphinx: MaxDuration and Timeout must not be negative")
 	}
 	for i, p := range c.Phrases {
 		c.Phrases[i] = strings.ToLower(strings.Join(strings.Fields(p), " "))

@@ -123,3 +123,19 @@ func (t corpusTemplate) expand() []string {
 	}
 	return out
 }
+
+// domainSentences returns the sentences of the domain corpus and extra whose words
+// are all known (in the decoder's dictionary).
+func domainSentences(extra []string, known func(word string) bool) []string {
+	var kept []string
+	for _, s := range append(domainCorpus(), extra...) {
+		ok := true
+		for _, w := range strings.Fields(s) {
+			ok = ok && known(w)
+		}
+		if ok {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}

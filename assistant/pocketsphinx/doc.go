@@ -1,8 +1,30 @@
 // Package pocketsphinx is the assistant's embedded, offline speech-to-text: CMU
-// PocketSphinx (through cgo) with the stock US English models, adapted to what people
-// ask the assistant. It implements assistant.Transcriber.
+// PocketSphinx with the stock US English models, adapted to what people ask the
+// assistant. Two implementations of assistant.Transcriber share the domain corpus,
+// the language model and the error mapping:
 //
-// # Enabling it
+//   - Command (command.go, every build, no cgo): runs Debian's pocketsphinx_batch
+//     (package pocketsphinx) as a subprocess per recording, with a timeout; the
+//     recording goes to a raw 16 kHz file in a private temporary directory removed
+//     when the program ends. NewCommand writes, once, a dictionary of the domain's
+//     words, the domain trigram model (ARPA) and a JSGF grammar whose sentences are
+//     the domain corpus, and decodes a short silence to check that the program runs;
+//     its error wraps ErrNotInstalled when the program or models are missing. Each
+//     recording is decoded with the grammar and with the language model (two
+//     processes at once, about a second for a question); the grammar's sentence is
+//     kept when the language model agrees with most of its words, else the language
+//     model's when its word posteriors are all at least 0.1, else the stock en-us
+//     model is run (several seconds). "what is the status of my parcel" comes back
+//     word for word from flite's and espeak-ng's voices (command_test.go). This is
+//     what examples/server uses by default.
+//
+//   - Transcriber (the rest, build tag pocketsphinx): libpocketsphinx through cgo,
+//     with decoders kept loaded, described below.
+//
+//     apt-get install pocketsphinx pocketsphinx-en-us
+//     go run ./examples/server
+//
+// # The cgo binding
 //
 // The cgo code is behind the build tag pocketsphinx, so that an ordinary build needs no
 // C library. On Debian or Ubuntu:

@@ -1,6 +1,7 @@
 package pocketsphinx
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -44,4 +45,16 @@ func audioError(err error) error {
 	}
 	e.Pointer = "/file"
 	return e.WithCause(err)
+}
+
+// errClosed is returned by Transcribe after Close.
+var errClosed = veriland.Errorf(veriland.CodeUnavailable, "the embedded transcriber has been shut down")
+
+// decodeError keeps the caller's context errors as they are (the HTTP layer knows
+// them) and hides sphinx's messages behind an internal error.
+func decodeError(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return veriland.Errorf(veriland.CodeInternal, "the embedded transcriber failed").WithCause(err)
 }

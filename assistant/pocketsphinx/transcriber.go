@@ -7,20 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/assistant"
 	"github.com/veriland/veriland/assistant/audio"
 )
-
-// sampleRate is the rate of the en-us acoustic model. Audio is resampled to it in Go
-// (audio.Resample), never by sphinxbase.
-const sampleRate = 16000
-
-// Provider is the name a Transcription carries.
-const Provider = "pocketsphinx"
 
 // Transcriber is the embedded offline speech-to-text: PocketSphinx with the stock US
 // English models, adapted to the assistant's phrases. It implements
@@ -91,22 +83,15 @@ func New(cfg Config) (*Transcriber, error) {
 // writeDomainModel estimates the domain trigram model from the sentences whose words
 // are all in d's dictionary and writes it, in ARPA form, to a temporary file.
 func writeDomainModel(d *decoder, extra []string) (string, error) {
-	var kept []string
 	known := map[string]bool{}
-	for _, s := range append(domainCorpus(), extra...) {
-		ok := true
-		for _, w := range strings.Fields(s) {
-			in, seen := known[w]
-			if !seen {
-				in = d.hasWord(w)
-				known[w] = in
-			}
-			ok = ok && in
+	kept := domainSentences(extra, func(w string) bool {
+		in, seen := known[w]
+		if !seen {
+			in = d.hasWord(w)
+			known[w] = in
 		}
-		if ok {
-			kept = append(kept, s)
-		}
-	}
+		return in
+	})
 	if len(kept) == 0 {
 		return "", errors.New("pocketsphinx: no domain sentence uses only dictionary words")
 	}
@@ -146,13 +131,6 @@ func (t *Transcriber) Transcribe(ctx context.Context, in assistant.SpeechInput) 
 		return nil, err
 	}
 	return &assistant.Transcription{Text: r.chosen.text, Language: "en", Provider: Provider}, nil
-}
-
-// recognition is the outcome of both searches over one recording.
-type recognition struct {
-	domain, general hypothesis
-	chosen          hypothesis
-	search          string // searchDomain or searchGeneral: which one chosen came from
 }
 
 // recognize transcribes 16 kHz mono samples with a decoder from the pool.
@@ -201,18 +179,6 @@ func (t *Transcriber) acquire(ctx context.Context) (*decoder, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// errClosed is returned by Transcribe after Close.
-var errClosed = veriland.Errorf(veriland.CodeUnavailable, "the embedded transcriber has been shut down")
-
-// decodeError keeps the caller's context errors as they are (the HTTP layer knows
-// them) and hides sphinx's messages behind an internal error.
-func decodeError(err error) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return veriland.Errorf(veriland.CodeInternal, "the embedded transcriber failed").WithCause(err)
 }
 
 // Close waits for the recordings being decoded, then frees the decoders. Later calls

@@ -1,40 +1,6 @@
 package pocketsphinx
 
-import (
-	"strings"
-	"testing"
-)
-
-// wordErrorRate is the word-level Levenshtein distance (substitutions, insertions,
-// deletions) between hyp and ref, divided by the number of reference words; with
-// errs and words returned too so that rates over several sentences can be pooled.
-func wordErrorRate(ref, hyp string) (wer float64, errs, words int) {
-	r, h := strings.Fields(strings.ToLower(ref)), strings.Fields(strings.ToLower(hyp))
-	prev := make([]int, len(h)+1)
-	cur := make([]int, len(h)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(r); i++ {
-		cur[0] = i
-		for j := 1; j <= len(h); j++ {
-			sub := prev[j-1]
-			if r[i-1] != h[j-1] {
-				sub++
-			}
-			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	errs, words = prev[len(h)], len(r)
-	if words == 0 {
-		if errs == 0 {
-			return 0, 0, 0
-		}
-		return 1, errs, 0
-	}
-	return float64(errs) / float64(words), errs, words
-}
+import "testing"
 
 func TestWordErrorRate(t *testing.T) {
 	tests := []struct {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 
 	"github.com/veriland/veriland/assistant/openai"
+	"github.com/veriland/veriland/assistant/pocketsphinx"
 	"github.com/veriland/veriland/httpserver"
 )
 
@@ -12,12 +14,12 @@ import (
 // a transcriber.
 const transcriberHint = "no speech-to-text is configured: start the server with -transcriber-url " +
 	"(an OpenAI-compatible /audio/transcriptions server such as whisper.cpp, faster-whisper or LocalAI), " +
-	"or build it with -tags pocketsphinx for the embedded English recogniser " +
-	"(apt-get install libpocketsphinx-dev pocketsphinx-en-us; go run -tags pocketsphinx ./examples/server)"
+	"or " + embeddedHint
 
 // assistantKeys configures the assistant's language model (-llm-url) and
-// transcriber: -transcriber-url, else the embedded PocketSphinx of a build with
-// -tags pocketsphinx, else none. The returned func releases the recogniser.
+// transcriber: -transcriber-url, else the embedded PocketSphinx (the
+// pocketsphinx_batch program when the machine has it, or the cgo binding of a build
+// with -tags pocketsphinx), else none. The returned func releases the recogniser.
 func assistantKeys(o *options, k *httpserver.Keys, logger *slog.Logger) (func(), error) {
 	k.TranscriberHint = transcriberHint
 	if o.llmURL != "" {
@@ -37,15 +39,20 @@ func assistantKeys(o *options, k *httpserver.Keys, logger *slog.Logger) (func(),
 		logger.Info("assistant: voice uploads go to the transcriber", "url", o.sttURL)
 		return func() {}, nil
 	}
-	t, closeFn, err := embeddedTranscriber()
-	if err != nil {
+	t, how, closeFn, err := embeddedTranscriber()
+	switch {
+	case err != nil && errors.Is(err, pocketsphinx.ErrNotInstalled) && !embeddedRequired:
+		logger.Info("assistant: no transcriber; POST /v1/assistant/voice answers 503 until -transcriber-url is set or PocketSphinx is installed ("+pocketsphinx.InstallHint+")",
+			"missing", err.Error())
+		return func() {}, nil
+	case err != nil && !embeddedRequired:
+		logger.Error("assistant: the embedded PocketSphinx does not work; POST /v1/assistant/voice answers 503 until -transcriber-url is set or it is repaired ("+pocketsphinx.InstallHint+")",
+			"err", err)
+		return func() {}, nil
+	case err != nil:
 		return nil, fmt.Errorf("the embedded PocketSphinx transcriber: %w", err)
 	}
-	if t == nil {
-		logger.Info("assistant: no transcriber; POST /v1/assistant/voice answers 503 until -transcriber-url is set or the server is built with -tags pocketsphinx")
-		return func() {}, nil
-	}
 	k.Transcriber = t
-	logger.Info("assistant: voice uploads go to the embedded PocketSphinx recogniser (English)")
+	logger.Info("assistant: voice uploads go to the embedded PocketSphinx recogniser (English)", "decoder", how)
 	return closeFn, nil
 }

@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.llmURL, "llm-url", envOr("VERILAND_LLM_URL", ""), "OpenAI-compatible chat-completions base URL (e.g. http://127.0.0.1:8081/v1) that answers the assistant's messages its router cannot place; default: none (the help text)")
 	fs.StringVar(&o.llmModel, "llm-model", envOr("VERILAND_LLM_MODEL", ""), "with -llm-url: the model name")
 	fs.StringVar(&o.llmKey, "llm-key", envOr("VERILAND_LLM_KEY", ""), "with -llm-url: the API key, if the server needs one")
-	fs.StringVar(&o.sttURL, "transcriber-url", envOr("VERILAND_TRANSCRIBER_URL", ""), "OpenAI-compatible /audio/transcriptions base URL (whisper.cpp server, faster-whisper, LocalAI) for POST /v1/assistant/voice; default: the embedded PocketSphinx when built with -tags pocketsphinx, else none (503)")
+	fs.StringVar(&o.sttURL, "transcriber-url", envOr("VERILAND_TRANSCRIBER_URL", ""), "OpenAI-compatible /audio/transcriptions base URL (whisper.cpp server, faster-whisper, LocalAI) for POST /v1/assistant/voice; default: the embedded PocketSphinx when installed (apt-get install pocketsphinx pocketsphinx-en-us; or a -tags pocketsphinx build), else none (503)")
 	fs.StringVar(&o.sttModel, "transcriber-model", envOr("VERILAND_TRANSCRIBER_MODEL", "whisper-1"), "with -transcriber-url: the model name")
 	fs.StringVar(&o.sttKey, "transcriber-key", envOr("VERILAND_TRANSCRIBER_KEY", ""), "with -transcriber-url: the API key, if the server needs one")
 	chain, err := strconv.ParseUint(envOr("VERILAND_CHAIN_ID", "1"), 10, 64)

@@ -7,12 +7,19 @@ import (
 	"github.com/veriland/veriland/assistant/pocketsphinx"
 )
 
-// embeddedTranscriber is CMU PocketSphinx with the assistant's domain language
-// model (Debian's libpocketsphinx-dev and pocketsphinx-en-us).
-func embeddedTranscriber() (assistant.Transcriber, func(), error) {
+// embeddedRequired: a -tags pocketsphinx build is asked for the embedded
+// recogniser, so the server does not start without it.
+const embeddedRequired = true
+
+// embeddedHint is how to get the embedded recogniser in this build.
+const embeddedHint = "install the models (apt-get install libpocketsphinx-dev pocketsphinx-en-us) for the embedded English recogniser"
+
+// embeddedTranscriber is CMU PocketSphinx through cgo with the assistant's domain
+// language model (Debian's libpocketsphinx-dev and pocketsphinx-en-us).
+func embeddedTranscriber() (assistant.Transcriber, string, func(), error) {
 	t, err := pocketsphinx.New(pocketsphinx.Config{})
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
-	return t, func() { _ = t.Close() }, nil
+	return t, "libpocketsphinx (cgo)", func() { _ = t.Close() }, nil
 }
