@@ -229,6 +229,8 @@ func scenarioRunner(id string) func(t *testing.T, run *scenarioRun, sc sandbox.S
 		return func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
 			run.webhook(t, sc)
 		}
+	case "webhooks.inbound":
+		return runInboundScenario // sandbox_provider_test.go
 	case "ratelimit.wallet", "ratelimit.key":
 		return func(t *testing.T, run *scenarioRun, sc sandbox.Scenario) {
 			policy, placeholder := ratelimit.WalletPolicy(), sandbox.AuthHolder

@@ -169,12 +169,17 @@ type inboundJSON struct {
 // it is acknowledged, a delivery seen before (same webhook-id; for a body-only scheme
 // the same event id or the same HMAC) is acknowledged without a second processing, and then it is dispatched: kyc.completed finishes a
 // PENDING_KYC identity, anchor.confirmed marks an attestation ANCHORED. A dispatch
-// that fails stays unprocessed in the inbox; the provider still gets its 200.
+// that fails stays unprocessed in the inbox; the provider still gets its 200. An
+// account's sandbox test provider (sandbox-…, sandbox_provider.go) is verified the
+// same way; its events go to SANDBOX and, before they are stored, are refused (403)
+// unless they act on that account's records.
 func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("provider")
-	prov, ok := s.cfg.WebhookProviders.Lookup(name)
-	if !ok || s.cfg.Inbox == nil {
-		return veriland.Errorf(veriland.CodeNotFound, "no webhook provider %q", name)
+	// sbx is set for an account's sandbox test provider (sandbox_provider.go): its
+	// events go to SANDBOX and act on that account's records only.
+	prov, sbx, err := s.inboundProvider(r.Context(), name)
+	if err != nil {
+		return err
 	}
 	body, err := readBody(r, nil)
 	if err != nil {
@@ -182,10 +187,14 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 	}
 	msgID, err := prov.VerifyDelivery(r.Header, body, s.cfg.Now())
 	if err != nil {
-		s.coalesce(veriland.Production, "webhook_signature:"+name+":"+s.clientIP(r), audit.Entry{
+		entry := audit.Entry{
 			Env: veriland.Production, Action: "webhook.inbound_signature_refused", Severity: audit.SeverityWarning,
 			Outcome: audit.OutcomeFailure, ResourceType: "webhook_provider", ResourceID: name,
-		})
+		}
+		if sbx != nil {
+			entry.Env, entry.Detail = veriland.Sandbox, map[string]any{audit.DetailAccount: sbx.state.Account}
+		}
+		s.coalesce(entry.Env, "webhook_signature:"+name+":"+s.clientIP(r), entry)
 		return err
 	}
 	var env inboundEnvelope
@@ -196,6 +205,12 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 		return veriland.Invalid("/type", "provider %s does not send %q events", name, env.Type)
 	}
 	target := eventEnvironment(env.Data)
+	if sbx != nil {
+		if env, err = s.scope(r.Context(), sbx, env); err != nil {
+			return err // refused before it is stored
+		}
+		target = veriland.Sandbox
+	}
 	dup, err := s.cfg.Inbox.Accept(r.Context(), target, name, msgID, env.Type, body)
 	if err != nil {
 		return err
@@ -214,6 +229,11 @@ func (s *Server) inboundWebhook(w http.ResponseWriter, r *http.Request) error {
 		if process = stored.ProcessedAt.IsZero(); process {
 			if err := decodeEnvelope(stored.Body, &env); err != nil {
 				return err
+			}
+			if sbx != nil {
+				if env, err = s.scope(r.Context(), sbx, env); err != nil {
+					return err
+				}
 			}
 		}
 	}

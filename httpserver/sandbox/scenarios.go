@@ -28,6 +28,9 @@ type Scenario struct {
 	Prerequisites string          `json:"prerequisites,omitempty"`
 	Request       ScenarioRequest `json:"request"`
 	Expected      Expectation     `json:"expected"`
+	// Curl is the request as a ready-to-run curl command, when it has no placeholder
+	// (the sandbox provider's signed event, webhooks.inbound).
+	Curl string `json:"curl,omitempty"`
 }
 
 // ScenarioRequest is the HTTP request of a scenario. Path is relative to the server's
@@ -91,6 +94,9 @@ const (
 	PathTransferID = "<transferId>"
 	// PathParcelID is the parcel the prerequisites create (prc_…).
 	PathParcelID = "<parcelId>"
+	// PathInboundProvider is the account's sandbox provider (seeded.inboundWebhook),
+	// in a list made without one.
+	PathInboundProvider = "<inboundProvider>"
 )
 
 // HeaderEnvironment names the environment of a public request (SPEC S2).
@@ -125,6 +131,7 @@ func Scenarios(origin string, s Seeded) []Scenario {
 	out = append(out, parcelScenarios(s)...)
 	out = append(out, ownerScenarios(origin, s)...)
 	out = append(out, webhookScenarios(s)...)
+	out = append(out, inboundScenario(origin, s))
 	out = append(out, rateLimitScenarios()...)
 	return out
 }

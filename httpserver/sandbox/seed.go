@@ -98,7 +98,8 @@ func (s *Seeder) Seeded(account string) bool {
 	return ok
 }
 
-// Ensure seeds account's sandbox unless it is seeded, and returns its state. A
+// Ensure seeds account's sandbox unless it is seeded, and returns its state, whose
+// inbound test provider's example is signed now (SeededInbound.Example). A
 // concurrent first call waits for the seeding in progress (up to its lease). Errors:
 // forbidden for an empty account; storage and domain errors of the seeding (the claim
 // is then released, so that the next request tries again).
@@ -112,8 +113,12 @@ func (s *Seeder) Ensure(ctx context.Context, account string) (*State, error) {
 		case err != nil:
 			return nil, err
 		case st != nil:
+			// A sandbox seeded before the inbound test providers gets its own now.
+			if err := s.ensureInbound(ctx, account, st); err != nil {
+				return nil, err
+			}
 			s.seeded.Store(account, struct{}{})
-			return st, nil
+			return st, signExample(st, s.now())
 		case claim != "":
 			st, err := s.seed(ctx, account, claim)
 			if err != nil {
@@ -121,7 +126,7 @@ func (s *Seeder) Ensure(ctx context.Context, account string) (*State, error) {
 				return nil, err
 			}
 			s.seeded.Store(account, struct{}{})
-			return st, nil
+			return st, signExample(st, s.now())
 		}
 		select {
 		case <-ctx.Done():
@@ -228,6 +233,9 @@ func (s *Seeder) seed(ctx context.Context, account, claim string) (*State, error
 	if err := s.seedConsent(ctx, seeder, key, &st.Seeded); err != nil {
 		return nil, fmt.Errorf("sandbox: seeding verification requests: %w", err)
 	}
+	if st.Seeded.InboundWebhook, err = s.newInbound(account); err != nil {
+		return nil, fmt.Errorf("sandbox: seeding the inbound test provider: %w", err)
+	}
 	err = s.Store.Update(ctx, func(tx storage.Tx) error {
 		var rec accountRecord
 		if err := get(tx, account, &rec); err != nil {
@@ -235,6 +243,9 @@ func (s *Seeder) seed(ctx context.Context, account, claim string) (*State, error
 		}
 		if rec.Claim != claim {
 			return errors.New("sandbox: the seeding's claim was taken over")
+		}
+		if err := putInboundIndex(tx, account, st.Seeded.InboundWebhook); err != nil {
+			return err
 		}
 		return put(tx, account, &accountRecord{State: st})
 	})

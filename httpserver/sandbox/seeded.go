@@ -14,6 +14,10 @@ type Seeded struct {
 	// so that Holder.PrivateKey signs the owner's decisions on its transfers (SPEC
 	// S13). Empty when the seeder has no identity service.
 	WalletOwnedParcel SeededWalletParcel `json:"walletOwnedParcel"`
+	// InboundWebhook is the account's inbound test provider: POST /v1/webhooks/{its
+	// provider}, Standard Webhooks, with its secret and an example event signed when
+	// the sandbox was read (see SeededInbound). A reset makes a new secret.
+	InboundWebhook SeededInbound `json:"inboundWebhook"`
 }
 
 // SeededParcels are the seeded parcels, one per state.

@@ -50,6 +50,10 @@ const (
 // DefaultSignatureHeader is the header of a SchemeHMACSHA256 provider that names none.
 const DefaultSignatureHeader = "X-Signature-SHA256"
 
+// SandboxProviderPrefix starts the names of the sandbox test providers, one per
+// account (httpserver/sandbox): configured providers may not use it.
+const SandboxProviderPrefix = "sandbox-"
+
 // Provider is the configuration of one sender of inbound webhooks
 // (POST /v1/webhooks/{provider}).
 type Provider struct {
@@ -175,8 +179,9 @@ var providerName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
 var headerName = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$")
 
 // Validate checks the configuration at start-up: names are lower-case words of at most
-// 32 characters, every provider has a known scheme, at least one non-zero secret and
-// one event type, and a body-only provider a valid header, encoding and event id path.
+// 32 characters, not starting with SandboxProviderPrefix; every provider has a known
+// scheme, at least one non-zero secret and one event type, and a body-only provider a
+// valid header, encoding and event id path.
 // It returns a validation_failed *veriland.Error naming the provider.
 func (ps Providers) Validate() error {
 	for name, p := range ps {
@@ -185,6 +190,9 @@ func (ps Providers) Validate() error {
 		}
 		if !providerName.MatchString(name) {
 			return veriland.Errorf(veriland.CodeValidationFailed, "webhook provider name %q must match %s", name, providerName)
+		}
+		if strings.HasPrefix(name, SandboxProviderPrefix) {
+			return bad("names starting with %q are the sandbox test providers'", SandboxProviderPrefix)
 		}
 		if !slices.ContainsFunc(p.Secrets, func(s Secret) bool { return !s.IsZero() }) {
 			return veriland.Errorf(veriland.CodeValidationFailed, "webhook provider %q has no secret", name)
