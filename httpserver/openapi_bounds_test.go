@@ -232,6 +232,8 @@ func TestOpenAPIBoundsParcels(t *testing.T) {
 		{pointer: "/parcel/area_m2", kind: "maximum", over: 1e10 + 1, at: 1e10},
 		{pointer: "/notary", kind: "pattern", over: "not-a-notary", skipAt: true},
 		{pointer: "/owner/walletAddress", kind: "pattern", over: "0x1234", skipAt: true},
+		{pointer: "/callbackUrl", kind: "pattern", over: "ftp://example.org/hook", skipAt: true},
+		{pointer: "/callbackUrl", kind: "maxLength", over: "https://example.org/" + strings.Repeat("a", 2048), skipAt: true},
 	})
 	t.Run("boundary_maxItems", func(t *testing.T) {
 		s := bodySchema(t, "POST", "/v1/parcels", "/parcel/boundary/coordinates/0")
@@ -252,6 +254,11 @@ func TestOpenAPIBoundsParcels(t *testing.T) {
 		}
 		body["parcel"].(map[string]any)["boundary"] = map[string]any{"type": "Polygon", "coordinates": two}
 		refused(t, h, request{method: "POST", path: "/v1/parcels", token: f.agent, body: body}, "rings one past maxItems")
+		lat := bound(t, bodySchema(t, "POST", "/v1/parcels", "/parcel/boundary/coordinates/0/0/1"), "maximum")
+		body = base()
+		north := []any{[]any{7.0, 89.999}, []any{7.001, 89.999}, []any{7.001, float64(lat) + 0.0001}, []any{7.0, 89.999}}
+		body["parcel"].(map[string]any)["boundary"] = map[string]any{"type": "Polygon", "coordinates": []any{north}}
+		refused(t, h, request{method: "POST", path: "/v1/parcels", token: f.agent, body: body}, "a latitude past maximum")
 	})
 
 	// Transfers of a certified parcel.

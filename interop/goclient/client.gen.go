@@ -1686,6 +1686,21 @@ func (e Role) Valid() bool {
 	}
 }
 
+// Defines values for SandboxSeededInboundWebhookScheme.
+const (
+	StandardWebhooks SandboxSeededInboundWebhookScheme = "standard-webhooks"
+)
+
+// Valid indicates whether the value is a known member of the SandboxSeededInboundWebhookScheme enum.
+func (e SandboxSeededInboundWebhookScheme) Valid() bool {
+	switch e {
+	case StandardWebhooks:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScopeItem.
 const (
 	AgeOver16          ScopeItem = "age_over_16"
@@ -3099,7 +3114,7 @@ type CreateTransfer struct {
 
 // CreateVerificationRequest defines model for CreateVerificationRequest.
 type CreateVerificationRequest struct {
-	// CallbackUrl Receives the signed webhooks of the request (verification.approved carries the CONSENT attestation in data.attestation)
+	// CallbackUrl Receives the signed webhooks of the request (verification.approved carries the CONSENT attestation in data.attestation). An absolute URL with a host and no userinfo, at most 2048 bytes (consent.MaxCallbackURLLen): https, or http in SANDBOX only.
 	CallbackUrl      *string `json:"callbackUrl,omitempty"`
 	ExpiresInSeconds *int32  `json:"expiresInSeconds,omitempty"`
 	Mode             *Mode   `json:"mode,omitempty"`
@@ -4246,7 +4261,9 @@ type SandboxDocument struct {
 
 // SandboxScenario defines model for SandboxScenario.
 type SandboxScenario struct {
-	Description string `json:"description"`
+	// Curl The request as a ready-to-run curl command, when it has no placeholder (webhooks.inbound: the sandbox provider's signed event)
+	Curl        *string `json:"curl,omitempty"`
+	Description string  `json:"description"`
 	Expected    struct {
 		// Code The error code when status ≥ 400
 		Code    *string `json:"code,omitempty"`
@@ -4283,6 +4300,27 @@ type SandboxSeeded struct {
 		SubjectRef    string `json:"subjectRef"`
 		WalletAddress string `json:"walletAddress"`
 	} `json:"holder"`
+
+	// InboundWebhook The account's own inbound test provider: POST /v1/webhooks/{provider} in the Standard Webhooks scheme, with its secret (a sandbox test secret, shown to the account on purpose, never shared with another account). Its events act on this account's SANDBOX records only, never PRODUCTION's: kyc.completed names the identity by data.subjectRef (sandbox:<account>:…). A reset makes a new secret; the provider name stays.
+	InboundWebhook struct {
+		EventTypes []string `json:"eventTypes"`
+
+		// Example A kyc.completed event approving the identity of the kyc.timeout scenario, signed when this document was made: send body byte for byte with these headers before validUntil
+		Example *struct {
+			Body       string            `json:"body"`
+			Headers    map[string]string `json:"headers"`
+			ValidUntil time.Time         `json:"validUntil"`
+		} `json:"example,omitempty"`
+		Path     string                            `json:"path"`
+		Provider string                            `json:"provider"`
+		Scheme   SandboxSeededInboundWebhookScheme `json:"scheme"`
+
+		// Secret The Standard Webhooks secret that signs this account's test events
+		Secret string `json:"secret"`
+
+		// ToleranceSeconds How far webhook-timestamp may be from the server's clock
+		ToleranceSeconds int32 `json:"toleranceSeconds"`
+	} `json:"inboundWebhook"`
 	Parcels struct {
 		// Certified CERTIFIED by NOT-SBX-1
 		Certified string `json:"certified"`
@@ -4322,6 +4360,9 @@ type SandboxSeeded struct {
 		OwnerWallet *string `json:"ownerWallet,omitempty"`
 	} `json:"walletOwnedParcel,omitempty"`
 }
+
+// SandboxSeededInboundWebhookScheme defines model for SandboxSeeded.InboundWebhook.Scheme.
+type SandboxSeededInboundWebhookScheme string
 
 // ScopeItem Scope vocabulary (SPEC S5 "Disclosure modes"): derived, non-personal facts about the subject, the same in both modes. identity: the identity is verified, value {status: ACTIVE, level: KYC|CHIP (CHIP when a passport chip is bound), country?: the issuance countryCode}; liveness: a VALID, unexpired LIVENESS attestation of the subject (meeting requireLiveness when set), value {level, attestationId, issuedAt}, the highest level then the newest; chip_bound: boolean, a passport chip is bound (false without one); is_adult, age_over_16, age_over_18, age_over_21: booleans derived by the KYC provider or from DG1's date of birth (which is never stored); nationality, document_country, document_type: strings from the KYC provider or DG1; country_of_residence, kyc_level: from the KYC provider. PROOF_ONLY (default): an approval answers every item with true (a boolean fact that holds) or "verified" (a value fact the subject has), never the value; a false boolean fact refuses the approval (422 claim_unavailable, reason does_not_hold). SELECTIVE: the holder picks a non-empty subset and the attestation carries the values of exactly those items. An item the subject has no fact for is 422 claim_unavailable at approval (meta.item, meta.reason missing). did:pkh subjects can only answer liveness.
 type ScopeItem string
