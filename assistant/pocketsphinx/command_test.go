@@ -1,3 +1,8 @@
+//go:build !pocketsphinx
+
+// The Command's tests run in the default build only: the tagged run (-tags
+// pocketsphinx) is for the cgo Transcriber, and both together take too long.
+
 package pocketsphinx
 
 import (
@@ -19,8 +24,10 @@ type voice struct {
 	name, install string
 	args          func(text, out string) []string
 	// maxWER bounds the pooled word error rate over commandQuestions, set from a
-	// measurement on Debian bookworm (flite 0.029, espeak-ng 0.600: most of its
-	// other questions fall back to the stock model, which hears them badly).
+	// measurement on Debian bookworm (flite 0.029: "thank you" heard as "and you";
+	// espeak-ng 0.371: "the plot" for "my land", "the request" for "my verification
+	// request", and two questions the grammar missed and the stock model heard
+	// badly).
 	maxWER float64
 }
 
@@ -28,7 +35,7 @@ type voice struct {
 // domain model tuned to one voice only would fail the other.
 var voices = []voice{
 	{"flite", "apt-get install flite", func(text, out string) []string { return []string{"-t", text, "-o", out} }, 0.15},
-	{"espeak-ng", "apt-get install espeak-ng", func(text, out string) []string { return []string{"-w", out, "-s", "140", text} }, 0.70},
+	{"espeak-ng", "apt-get install espeak-ng", func(text, out string) []string { return []string{"-w", out, "-s", "140", text} }, 0.50},
 }
 
 // speak synthesises text as a WAV file (flite: 8 kHz, espeak-ng: 22.05 kHz; the

@@ -12,9 +12,10 @@
 //     its error wraps ErrNotInstalled when the program or models are missing. Each
 //     recording is decoded with the grammar and with the language model (two
 //     processes at once, about a second for a question); the grammar's sentence is
-//     kept when the language model agrees with most of its words, else the language
-//     model's when its word posteriors are all at least 0.1, else the stock en-us
-//     model is run (several seconds). "what is the status of my parcel" comes back
+//     kept when the language model agrees with at least half of its words or is
+//     fairly sure of its own (lowest word posterior 0.3), else the language model's
+//     when its word posteriors are all at least 0.1, else the stock en-us model is
+//     run (several seconds; see chooseDomain). "what is the status of my parcel" comes back
 //     word for word from flite's and espeak-ng's voices (command_test.go). This is
 //     what examples/server uses by default.
 //
