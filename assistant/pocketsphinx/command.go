@@ -158,7 +158,13 @@ func (c *Command) searchArgs(kind int) []string {
 // words only (from cmudict-en-us.dict and extraPronunciations) into dir. A small
 // dictionary is what makes the program start in a fraction of a second.
 func writeDomainFiles(dir, modelDir string, extra []string) error {
-	prons, err := readDictionary(filepath.Join(modelDir, "cmudict-en-us.dict"))
+	want := map[string]bool{}
+	for _, s := range append(domainCorpus(), extra...) {
+		for _, w := range strings.Fields(s) {
+			want[w] = true
+		}
+	}
+	prons, err := readDictionary(filepath.Join(modelDir, "cmudict-en-us.dict"), want)
 	if err != nil {
 		return err
 	}
@@ -205,27 +211,28 @@ func jsgf(sentences []string) []byte {
 	return b.Bytes()
 }
 
-// readDictionary reads a sphinx dictionary ("word PH ON ES", alternates as
-// "word(2) …") into its lines per word.
-func readDictionary(path string) (map[string][]string, error) {
+// readDictionary reads the lines of the words in want from a sphinx dictionary
+// ("word PH ON ES", alternates as "word(2) …").
+func readDictionary(path string, want map[string]bool) (map[string][]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("pocketsphinx: %w", err)
 	}
 	defer f.Close()
-	prons := make(map[string][]string, 140000)
+	prons := make(map[string][]string, len(want))
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		entry, phones, ok := strings.Cut(line, " ")
-		if !ok || strings.HasPrefix(line, ";;") {
+		line := sc.Bytes()
+		end := bytes.IndexAny(line, " (\t")
+		if end <= 0 || !want[string(line[:end])] {
 			continue
 		}
-		word := entry
-		if i := strings.IndexByte(word, '('); i > 0 {
-			word = word[:i]
+		f := strings.Fields(string(line))
+		if len(f) < 2 {
+			continue
 		}
-		prons[word] = append(prons[word], entry+" "+strings.Join(strings.Fields(phones), " "))
+		word := string(line[:end])
+		prons[word] = append(prons[word], strings.Join(f, " "))
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("pocketsphinx: reading %s: %w", path, err)

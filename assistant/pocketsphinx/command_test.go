@@ -145,3 +145,46 @@ func TestCommandFailsCleanly(t *testing.T) {
 		t.Errorf("French: got %v, want validation_failed", err)
 	}
 }
+
+// The program's result files and the choice between the grammar and the language
+// model, without the program.
+func TestCommandParsing(t *testing.T) {
+	h, ok := parseHyp([]byte("what is the(2) status of my parcel <sil> (utt -8490)\n"))
+	if !ok || h.text != "what is the status of my parcel" {
+		t.Errorf("parseHyp = %q, %v", h.text, ok)
+	}
+	if _, ok := parseHyp([]byte("hello (other -1)\n")); ok {
+		t.Error("parseHyp took another utterance's line")
+	}
+	if h, ok := parseHyp([]byte(" (utt 0)\n")); !ok || h.text != "" {
+		t.Errorf("parseHyp of silence = %q, %v", h.text, ok)
+	}
+	ctm := []byte("utt 1 0.09 0.22 what 0.883\nutt 1 0.30 0.10 <sil> 0.010\nutt 1 0.44 0.15 parcel 0.458\n")
+	if got := minPosterior(ctm); got != 0.458 {
+		t.Errorf("minPosterior = %v, want 0.458", got)
+	}
+	if got := minPosterior(nil); got != 0 {
+		t.Errorf("minPosterior of nothing = %v, want 0", got)
+	}
+	grammar := hypothesis{text: "what is the status of my parcel", minWord: 1}
+	tests := []struct {
+		domain hypothesis
+		want   string
+		ok     bool
+	}{
+		{hypothesis{"what is the status of my parcel", 0.8}, grammar.text, true},
+		{hypothesis{"what is the parcel", 0.05}, grammar.text, true},                      // agrees on most words
+		{hypothesis{"is the status of the bye", 0.38}, grammar.text, true},                // sure of other words
+		{hypothesis{"the weather is nice today", 0.2}, "the weather is nice today", true}, // the language model's own
+		{hypothesis{"the whether is nice", 0.02}, "", false},                              // neither: the stock model
+	}
+	for _, tt := range tests {
+		got, ok := chooseDomain(grammar, tt.domain)
+		if got.text != tt.want || ok != tt.ok {
+			t.Errorf("chooseDomain(%q, %+v) = %q, %v; want %q, %v", grammar.text, tt.domain, got.text, ok, tt.want, tt.ok)
+		}
+	}
+	if got, ok := chooseDomain(hypothesis{}, hypothesis{"hello", 0.9}); !ok || got.text != "hello" {
+		t.Errorf("no grammar sentence: got %q, %v", got.text, ok)
+	}
+}
