@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/assistant/pocketsphinx"
 	"github.com/veriland/veriland/httpserver"
 	"github.com/veriland/veriland/liveness/deviceattest"
 	"github.com/veriland/veriland/parcel/landtitle"
@@ -71,7 +72,7 @@ func summarize(o *options, k *httpserver.Keys, ch *chains) []envSummary {
 	switch {
 	case k.Transcriber == nil:
 		shared = append(shared, feature{"transcriber", "none (voice answers 503)"})
-		sharedMissing = append(sharedMissing, "transcriber: -transcriber-url (or a -tags pocketsphinx build)")
+		sharedMissing = append(sharedMissing, "transcriber: -transcriber-url (or "+pocketsphinx.InstallHint+")")
 	case o.sttURL != "":
 		shared = append(shared, feature{"transcriber", o.sttModel + " at " + redactURL(o.sttURL)})
 	default:
