@@ -395,9 +395,9 @@ func TestDashboardLandTitlesInChromium(t *testing.T) {
 	walletParcel := dashboardWalletParcel(t, pf, wallet)
 	revoked := pf.create(t, parcelNotary)["id"].(string)
 	pf.post(t, "/v1/parcels/"+revoked+"/certify", pf.notary, nil, 200)
-	runTitleJobs(t, h)
+	h.runChainJobs(t)
 	pf.post(t, "/v1/parcels/"+revoked+"/revoke", pf.admin, `{"reason":"court order"}`, 200)
-	runTitleJobs(t, h)
+	h.runChainJobs(t)
 	token := func(id string) map[string]any {
 		return attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + id, token: pf.agent}))["token"].(map[string]any)
 	}

@@ -125,17 +125,17 @@ func TestRegistryPageLandTitleInChromium(t *testing.T) {
 	f := newParcelFlow(h, veriland.Sandbox)
 	id := f.create(t, parcelNotary)["id"].(string)
 	superseded := f.post(t, "/v1/parcels/"+id+"/certify", f.notary, nil, 200)["certificateHash"].(string)
-	runTitleJobs(t, h)
+	h.runChainJobs(t)
 	trID := f.post(t, "/v1/parcels/"+id+"/transfer", f.agent, transferBody(parcelNotary), 202)["id"].(string)
 	f.post(t, "/v1/transfers/"+trID+"/approve", f.notary, nil, 200)
-	runTitleJobs(t, h)
+	h.runChainJobs(t)
 	prc := attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + id, token: f.agent}))
 	current := prc["certificateHash"].(string)
 	tok := prc["token"].(map[string]any)
 	require.Equal(t, "MINTED", tok["status"])
 	wallet := strings.ToLower("0x" + strings.Repeat("7e", 20))
 	owned := dashboardWalletParcel(t, f, wallet)
-	runTitleJobs(t, h)
+	h.runChainJobs(t)
 	ownedHash := attrs(t, h.do(request{method: "GET", path: "/v1/parcels/" + owned, token: f.agent}))["certificateHash"].(string)
 	old := h.do(request{method: "GET", path: "/v1/registry/verify/" + superseded}).json(t)["data"].(map[string]any)["attributes"].(map[string]any)["token"].(map[string]any)
 	require.Equal(t, "BURNED", old["status"])
@@ -204,7 +204,7 @@ func TestRegistryPageLandTitleInChromium(t *testing.T) {
 
 // titleChain gives h's SANDBOX parcels a simulated chain with a LandTitle contract
 // (SPEC S14), before any parcel is made: their land titles are then minted and burned
-// by runTitleJobs.
+// by the server's chain-job worker (h.runChainJobs).
 func titleChain(t *testing.T, h *harness) *landtitle.Simulated {
 	t.Helper()
 	key, err := crypto.GenerateKey()
@@ -214,19 +214,6 @@ func titleChain(t *testing.T, h *harness) *landtitle.Simulated {
 	t.Cleanup(func() { _ = sim.Close() })
 	h.srv.cfg.Parcels.Titles = map[veriland.Environment]parcel.TitleChain{veriland.Sandbox: sim}
 	return sim
-}
-
-// runTitleJobs runs the land-title chain jobs until none is left: queued mints and
-// burns reach the simulated chain.
-func runTitleJobs(t *testing.T, h *harness) {
-	t.Helper()
-	for range 10 {
-		n, err := h.srv.cfg.Parcels.ChainJobsOnce(t.Context())
-		require.NoError(t, err)
-		if n == 0 {
-			return
-		}
-	}
 }
 
 // contrastScript lists the elements whose text contrasts with its nearest opaque

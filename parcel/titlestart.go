@@ -35,11 +35,13 @@ func (s *Service) StartTitles(ctx context.Context, env veriland.Environment, fre
 		contract = c.Address().Hex()
 	}
 	var ids []string
+	upToDate := false
 	err := s.Store.View(ctx, func(tx storage.Tx) error {
 		r := repo(tx, env)
 		if !fresh {
 			raw, err := tx.Get(r.bucket(bucketMeta), []byte(metaTitlesContract))
 			if err == nil && string(raw) == contract {
+				upToDate = true // synced with this contract already: no scan, no write
 				return nil
 			}
 			if err != nil && !errors.Is(err, storage.ErrNotFound) {
@@ -54,7 +56,7 @@ func (s *Service) StartTitles(ctx context.Context, env veriland.Environment, fre
 			return nil
 		})
 	})
-	if err != nil {
+	if err != nil || upToDate {
 		return 0, err
 	}
 	queued := 0

@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -146,19 +144,8 @@ func tokenFromJSON(r io.Reader) (contract, tokenID string, err error) {
 
 // revertName names the contract error in a node's revert, e.g. "Soulbound()".
 func revertName(err error) string {
-	var de rpc.DataError
-	parsed, perr := abi.JSON(strings.NewReader(landtitle.LandTitleMetaData.ABI))
-	if perr == nil && errors.As(err, &de) {
-		if s, ok := de.ErrorData().(string); ok {
-			if b := common.FromHex(s); len(b) >= 4 {
-				if e, err := parsed.ErrorByID([4]byte(b[:4])); err == nil {
-					if args, err := e.Inputs.Unpack(b[4:]); err == nil && len(args) > 0 {
-						return fmt.Sprintf("%s%v", e.Name, args)
-					}
-					return e.Name + "()"
-				}
-			}
-		}
+	if re := landtitle.DecodeRevert(err); re != nil {
+		return re.Solidity()
 	}
 	return err.Error()
 }

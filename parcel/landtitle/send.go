@@ -102,13 +102,29 @@ type RevertError struct {
 	err  error
 }
 
-// Error returns the Solidity error as it would be written, e.g. "Soulbound()".
-func (e *RevertError) Error() string {
+// Error says that the call reverted with the Solidity error, e.g. "reverted with
+// Soulbound()".
+func (e *RevertError) Error() string { return "reverted with " + e.Solidity() }
+
+// Solidity returns the error as Solidity writes it, e.g. "Soulbound()".
+func (e *RevertError) Solidity() string {
 	args := make([]string, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = fmt.Sprint(a)
 	}
-	return fmt.Sprintf("reverted with %s(%s)", e.Name, strings.Join(args, ", "))
+	return fmt.Sprintf("%s(%s)", e.Name, strings.Join(args, ", "))
+}
+
+// DecodeRevert decodes the revert data of a node's error (an eth_call or
+// eth_estimateGas against LandTitle) into one of LandTitle's or OpenZeppelin's errors,
+// or returns nil when err carries none: for clients that read the contract without a
+// Contract (a wallet, an explorer).
+func DecodeRevert(err error) *RevertError {
+	parsed, perr := LandTitleMetaData.GetAbi()
+	if perr != nil {
+		return nil
+	}
+	return revertOf(parsed, err)
 }
 
 // Unwrap returns the node's error.
