@@ -3,8 +3,8 @@ package attestationpage
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
+	"github.com/veriland/veriland/internal/catalogue"
 	"html/template"
 	"net/http"
 
@@ -15,14 +15,11 @@ import (
 //go:embed page.html
 var source string
 
-//go:embed strings.json
-var stringsJSON []byte
-
 // MediaType is the content type the page is served with.
 const MediaType = htmlpage.MediaType
 
 var (
-	labels = mustLabels(stringsJSON)
+	labels = catalogue.Page("attestation")
 	tmpl   = template.Must(template.New("page").Funcs(template.FuncMap{"t": Label}).Parse(source))
 	// html/template drops the script's comments, so the hashes are those of a
 	// rendering: the script and the style hold no action, so every rendering has
@@ -83,30 +80,6 @@ func (v View) lang() string {
 		return v.Lang
 	}
 	return consentpage.DefaultLanguage
-}
-
-// mustLabels parses the label table and checks that it has exactly the consent
-// page's languages, each with every label of the default language and no other.
-func mustLabels(data []byte) map[string]map[string]string {
-	var m map[string]map[string]string
-	if err := json.Unmarshal(data, &m); err != nil {
-		panic("attestationpage: strings.json: " + err.Error())
-	}
-	def := m[consentpage.DefaultLanguage]
-	for _, lang := range consentpage.Languages {
-		if len(m[lang]) != len(def) {
-			panic(fmt.Sprintf("attestationpage: strings.json: %s has %d labels, %s %d", lang, len(m[lang]), consentpage.DefaultLanguage, len(def)))
-		}
-		for k := range def {
-			if m[lang][k] == "" {
-				panic(fmt.Sprintf("attestationpage: strings.json: %s lacks %q", lang, k))
-			}
-		}
-	}
-	if len(m) != len(consentpage.Languages) {
-		panic("attestationpage: strings.json holds a language that is not in consentpage.Languages")
-	}
-	return m
 }
 
 // Render returns the page for v. It fails when v is found but its StatusURL cannot

@@ -19,7 +19,7 @@
 // The page speaks the languages of the consent page (consentpage.Languages, chosen
 // with consentpage.Negotiate): the server renders it in the reader's language with
 // its lang and dir, and a language switcher reloads it in another; the labels of
-// every language, claim labels included, are in strings.json, and the script gets
+// every language, claim labels included, are in the message catalogue (internal/catalogue/attestation.json), and the script gets
 // those of the page's language as a JSON data block.
 //
 // What it never does: put the token in a query or a cookie, send it anywhere but to

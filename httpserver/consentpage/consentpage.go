@@ -11,7 +11,7 @@
 // the status live, connects an EIP-1193 wallet (window.ethereum) to sign the Consent
 // typed data, and signs the holder in (EIP-4361) to withdraw an approval or to check
 // a liveness requirement. Every label of every language is in the table of
-// strings.json, embedded in the page as a JSON data block.
+// the message catalogue (internal/catalogue/consent.json), embedded in the page as a JSON data block.
 //
 // The page has one inline script and one inline style; the Content-Security-Policy
 // allows exactly those two by their SHA-256 hashes, computed here from the embedded
@@ -23,12 +23,11 @@ package consentpage
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
+	"github.com/veriland/veriland/internal/catalogue"
 	"html/template"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/veriland/veriland/internal/htmlpage"
@@ -37,19 +36,16 @@ import (
 //go:embed index.html
 var source []byte
 
-//go:embed strings.json
-var stringsJSON []byte
-
 // MediaType is the content type the page is served with.
 const MediaType = htmlpage.MediaType
 
 // DefaultLanguage is the language of the page when the reader's preferences name
 // none of Languages.
-const DefaultLanguage = "en"
+const DefaultLanguage = catalogue.Default
 
 // Languages are the page's languages, as BCP 47 primary language subtags, in the
-// order of the language switcher.
-var Languages = []string{"en", "fr", "es", "pt", "ar", "de", "it"}
+// order of the language switcher: the message catalogue's.
+var Languages = catalogue.Languages
 
 // rtl are the Languages written right to left.
 var rtl = map[string]bool{"ar": true}
@@ -64,7 +60,7 @@ var (
 		"connect-src 'self'; img-src 'self' data:; " +
 		"base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
 		"require-trusted-types-for 'script'; trusted-types 'none'"
-	labels = mustLabels(stringsJSON)
+	labels = catalogue.Page("consent")
 	tmpl   = template.Must(template.New("index.html").Funcs(template.FuncMap{"t": func(lang, key string) string { return label(lang, key) }}).Parse(string(source)))
 )
 
@@ -95,29 +91,6 @@ func mustRender(p Params) []byte {
 		panic(err)
 	}
 	return b
-}
-
-// mustLabels parses the label table and checks that every language has every label
-// of the default language, and nothing else.
-func mustLabels(data []byte) map[string]map[string]string {
-	var m map[string]map[string]string
-	if err := json.Unmarshal(data, &m); err != nil {
-		panic("consentpage: strings.json: " + err.Error())
-	}
-	for _, lang := range Languages {
-		if len(m[lang]) != len(m[DefaultLanguage]) {
-			panic(fmt.Sprintf("consentpage: strings.json: %s has %d labels, %s %d", lang, len(m[lang]), DefaultLanguage, len(m[DefaultLanguage])))
-		}
-		for k := range m[DefaultLanguage] {
-			if m[lang][k] == "" {
-				panic(fmt.Sprintf("consentpage: strings.json: %s lacks %q", lang, k))
-			}
-		}
-	}
-	if len(m) != len(Languages) {
-		panic("consentpage: strings.json holds a language that is not in Languages")
-	}
-	return m
 }
 
 // label returns the label key in lang.
@@ -282,7 +255,7 @@ func AcceptQuality(accept, typ, sub string) (q float64, exact bool) {
 		default:
 			continue
 		}
-		q, ok := qValue(params)
+		q, ok := htmlpage.QValue(params)
 		if !ok {
 			continue
 		}
@@ -291,20 +264,4 @@ func AcceptQuality(accept, typ, sub string) (q float64, exact bool) {
 		}
 	}
 	return best, specificity == 2
-}
-
-// qValue returns the q parameter among params (";"-separated), 1 without one.
-func qValue(params string) (float64, bool) {
-	for p := range strings.SplitSeq(params, ";") {
-		k, v, _ := strings.Cut(p, "=")
-		if !strings.EqualFold(strings.TrimSpace(k), "q") {
-			continue
-		}
-		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || !(q >= 0 && q <= 1) { // also refuses NaN
-			return 0, false
-		}
-		return q, true
-	}
-	return 1, true
 }

@@ -1,43 +1,12 @@
 package consentpage
 
-import (
-	"strings"
-)
+import "github.com/veriland/veriland/internal/catalogue"
 
-// Negotiate returns the page's language: override when it is one of Languages (the
-// ?lang= the language switcher sets), else the first of Languages that the
-// Accept-Language header value prefers (RFC 9110 §12.5.4, matching on the primary
-// subtag: fr-CA picks fr; ranges with q=0 or a malformed q are ignored; among equal
-// q values the header's order wins), else DefaultLanguage.
+// Negotiate returns the page's language, chosen as every page chooses it
+// (catalogue.Negotiate): override when it is one of Languages (the ?lang= the
+// language switcher sets), else the first of Languages that the Accept-Language
+// header value prefers (matching on the primary subtag: fr-CA picks fr), else
+// DefaultLanguage.
 func Negotiate(override, acceptLanguage string) string {
-	if o := strings.ToLower(strings.TrimSpace(override)); o != "" {
-		for _, l := range Languages {
-			if o == l {
-				return l
-			}
-		}
-	}
-	best, bestQ := "", 0.0
-	for part := range strings.SplitSeq(acceptLanguage, ",") {
-		tag, params, _ := strings.Cut(part, ";")
-		tag = strings.ToLower(strings.TrimSpace(tag))
-		primary, _, _ := strings.Cut(tag, "-")
-		q, ok := qValue(params)
-		if !ok || q <= bestQ {
-			continue
-		}
-		if primary == "*" {
-			primary = DefaultLanguage
-		}
-		for _, l := range Languages {
-			if primary == l {
-				best, bestQ = l, q
-				break
-			}
-		}
-	}
-	if best == "" {
-		return DefaultLanguage
-	}
-	return best
+	return catalogue.Negotiate(override, acceptLanguage)
 }

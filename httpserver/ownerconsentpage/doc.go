@@ -31,6 +31,6 @@
 // action, so every rendering has the same two elements; the Content-Security-Policy
 // (htmlpage.InlinePolicy) allows exactly those two by their SHA-256 hashes, computed
 // at start-up from a rendering, and enforces Trusted Types. The labels of every
-// language are in strings.json, embedded in the page as a JSON data block; the
+// language are in the message catalogue (internal/catalogue/ownerconsent.json), embedded in the page as a JSON data block; the
 // package panics at start-up when a language lacks a label or has one too many.
 package ownerconsentpage

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"github.com/veriland/veriland/internal/catalogue"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -15,27 +16,14 @@ import (
 //go:embed index.html
 var source []byte
 
-//go:embed strings.json
-var stringsJSON []byte
-
 // MediaType is the content type the page is served with.
 const MediaType = htmlpage.MediaType
 
 var (
-	labels = mustLabels(stringsJSON)
+	labels = catalogue.Page("ownerconsent")
 	tmpl   = template.Must(template.New("index.html").Funcs(template.FuncMap{"t": Label}).Parse(string(source)))
 	csp    = mustPolicy(Params{Lang: consentpage.DefaultLanguage, URL: "https://example.com/v1/transfers/x/owner-consent"})
 )
-
-// mustLabels parses the label table or panics: it must hold exactly
-// consentpage.Languages, each with exactly the labels of the default language.
-func mustLabels(data []byte) map[string]map[string]string {
-	m, err := htmlpage.Labels(data, consentpage.Languages, consentpage.DefaultLanguage)
-	if err != nil {
-		panic("ownerconsentpage: strings.json: " + err.Error())
-	}
-	return m
-}
 
 // mustPolicy returns the policy of the page rendered for p, or panics (a broken
 // embed is a build error, not a runtime condition). The template's script and style
