@@ -340,7 +340,7 @@ func chipScenarios() []Scenario {
 }
 
 func parcelScenarios(s Seeded) []Scenario {
-	create := func(id, name, notary, city string, lat float64, exp Expectation) Scenario {
+	create := func(id, name, notary, city string, exp Expectation) Scenario {
 		return Scenario{
 			ID: "parcels." + id, Family: FamilyParcels, Name: name,
 			Description: "A certification request naming the sandbox notary " + notary + ".",
@@ -348,7 +348,7 @@ func parcelScenarios(s Seeded) []Scenario {
 				Method: "POST", Path: "/v1/parcels", Headers: map[string]string{"Authorization": AuthAccount},
 				Body: map[string]any{
 					"owner":  map[string]any{"fullName": "Sandbox Owner", "id_doc": "SBX-ID-0001"},
-					"parcel": map[string]any{"gps": []float64{lat, 7.3986}, "area_m2": 1200, "city": city},
+					"parcel": map[string]any{"gps": cityGPS(city), "area_m2": 1200, "city": city},
 					"notary": notary,
 				},
 			},
@@ -356,11 +356,11 @@ func parcelScenarios(s Seeded) []Scenario {
 		}
 	}
 	return append([]Scenario{
-		create("certified", "Notary certifies at once", NotaryCertifies, "Abuja", 9.0765,
+		create("certified", "Notary certifies at once", NotaryCertifies, "Abuja",
 			Expectation{Status: 201, Outcome: "status CERTIFIED at once, version 1, with its certificate hash and ERC-5192 token"}),
-		create("rejected", "Notary rejects at once", NotaryRejects, "Kano", 12.0022,
+		create("rejected", "Notary rejects at once", NotaryRejects, "Kano",
 			Expectation{Status: 201, Outcome: "status REJECTED at once"}),
-		create("pending", "Notary never answers", NotarySilent, "Lagos", 6.5244,
+		create("pending", "Notary never answers", NotarySilent, "Lagos",
 			Expectation{Status: 201, Outcome: "status PENDING_NOTARY, and it stays so until a token of notary NOT-SBX-3 (or an admin) certifies or rejects it"}),
 		{
 			ID: "parcels.transfer_completed", Family: FamilyParcels, Name: "Transfer approved at once",

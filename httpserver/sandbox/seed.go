@@ -256,6 +256,26 @@ func (s *Seeder) seed(ctx context.Context, account, claim string) (*State, error
 	return st, nil
 }
 
+// cities are the seeded parcels' cities and the GPS point ([lat, lon], WGS 84) each
+// parcel is placed at: the city's centre, so that a map, the verification page and
+// the PDF show the parcel where its city is.
+var cities = map[string][2]float64{
+	"Abuja":  {9.0765, 7.3986},
+	"Kano":   {12.0022, 8.5920},
+	"Lagos":  {6.5244, 3.3792},
+	"Ibadan": {7.3775, 3.9470},
+	"Enugu":  {6.4584, 7.5464},
+}
+
+// cityGPS is the GPS point of a city of cities, as a request body's [lat, lon].
+func cityGPS(city string) []float64 {
+	c, ok := cities[city]
+	if !ok {
+		panic("sandbox: no coordinates for the seeded city " + city)
+	}
+	return []float64{c[0], c[1]}
+}
+
 // seedParcels makes a certified, a rejected and a pending parcel, a certified one with
 // an open transfer and, when the holder was seeded, a certified one whose owner's
 // wallet is the holder's.
@@ -263,25 +283,24 @@ func (s *Seeder) seedParcels(ctx context.Context, p veriland.Principal, out *See
 	if s.Parcels == nil {
 		return nil
 	}
-	create := func(notary, city string, lat float64, wallet string) (*parcel.Parcel, error) {
+	create := func(notary, city, wallet string) (*parcel.Parcel, error) {
 		area := 1200.0
 		return s.Parcels.Create(ctx, p, parcel.CreateRequest{
 			Owner:  &parcel.Owner{FullName: "Sandbox Owner", IDDoc: "SBX-ID-0001", WalletAddress: wallet},
-			Parcel: &parcel.ParcelInput{GPS: []float64{lat, 7.3986}, AreaM2: &area, City: city}, Notary: notary,
+			Parcel: &parcel.ParcelInput{GPS: cityGPS(city), AreaM2: &area, City: city}, Notary: notary,
 		})
 	}
 	steps := []struct {
 		notary, city string
-		lat          float64
 		into         *string
 	}{
-		{NotaryCertifies, "Abuja", 9.0765, &out.Parcels.Certified},
-		{NotaryRejects, "Kano", 12.0022, &out.Parcels.Rejected},
-		{NotarySilent, "Lagos", 6.5244, &out.Parcels.Pending},
-		{NotaryCertifies, "Ibadan", 7.3775, &out.Parcels.WithOpenTransfer},
+		{NotaryCertifies, "Abuja", &out.Parcels.Certified},
+		{NotaryRejects, "Kano", &out.Parcels.Rejected},
+		{NotarySilent, "Lagos", &out.Parcels.Pending},
+		{NotaryCertifies, "Ibadan", &out.Parcels.WithOpenTransfer},
 	}
 	for _, st := range steps {
-		prc, err := create(st.notary, st.city, st.lat, "")
+		prc, err := create(st.notary, st.city, "")
 		if err != nil {
 			return err
 		}
@@ -299,7 +318,7 @@ func (s *Seeder) seedParcels(ctx context.Context, p veriland.Principal, out *See
 	}
 	// NOT-SBX-1 certifies at once and binds the owner's wallet: IDENTITY_VERIFIED,
 	// since the wallet is the ACTIVE holder identity's.
-	prc, err := create(NotaryCertifies, "Enugu", 6.4584, out.Holder.WalletAddress)
+	prc, err := create(NotaryCertifies, "Enugu", out.Holder.WalletAddress)
 	if err != nil {
 		return err
 	}
