@@ -314,6 +314,12 @@ type Verification struct {
 	// (never a name).
 	OwnerWallet  string       `json:"ownerWallet,omitempty"`
 	OwnerBinding OwnerBinding `json:"ownerBinding,omitempty"`
+	// GPS ([lat, lon]), AreaM2 and Boundary (the parcel's GeoJSON Polygon, absent
+	// when none was surveyed) say where the land is: public like the city, and what
+	// the verification page and the PDF draw. None names the owner.
+	GPS      [2]float64      `json:"gps"`
+	AreaM2   float64         `json:"area_m2"`
+	Boundary json.RawMessage `json:"boundary,omitempty"`
 	// History lists every version of the parcel's certificate, oldest first.
 	History []*CertificateVersion `json:"history"`
 	// Token is the version's land title: contract, holder (a wallet or the

@@ -33,11 +33,16 @@ func (s *Service) VerifyHash(ctx context.Context, env veriland.Environment, hash
 		if err != nil {
 			return err
 		}
+		pr, err := r.parcel(vr.ParcelID)
+		if err != nil {
+			return err
+		}
 		out = &Verification{
 			Authentic: true, Status: vr.Status, ParcelID: vr.ParcelID, Version: vr.Version,
 			CertifiedAt: vr.CertifiedAt, Notary: vr.Notary, City: vr.City, TokenID: vr.TokenID,
 			Anchor: tok.Anchor, Hash: vr.Hash, History: publicVersions(vs),
 			OwnerWallet: vr.OwnerWallet, OwnerBinding: vr.OwnerBinding, Token: tok,
+			GPS: vr.GPS, AreaM2: vr.AreaM2, Boundary: pr.Boundary,
 		}
 		return nil
 	})
