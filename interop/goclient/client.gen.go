@@ -3081,12 +3081,9 @@ type CreateParcel struct {
 		// AreaM2 Area in square metres
 		AreaM2 float32 `json:"area_m2"`
 
-		// Boundary Optional GeoJSON Polygon (WGS84 [lon, lat] positions, at most 1,000 vertices, closed, not self-intersecting) whose spherical area must agree with area_m2 within 5 %; overlapping a CURRENT certified parcel is 409 parcel_overlap
-		Boundary *struct {
-			Coordinates [][][]float32 `json:"coordinates"`
-			Type        interface{}   `json:"type"`
-		} `json:"boundary,omitempty"`
-		City string `json:"city"`
+		// Boundary Optional: the surveyed boundary, whose spherical area must agree with area_m2 within 5 %; overlapping a CURRENT certified parcel is 409 parcel_overlap
+		Boundary *ParcelBoundary `json:"boundary,omitempty"`
+		City     string          `json:"city"`
 
 		// Gps [latitude, longitude] in decimal degrees; latitude in [-90, 90], longitude in [-180, 180]
 		//
@@ -3125,7 +3122,7 @@ type CreateVerificationRequest struct {
 	// RequireLiveness When present, an approval needs a VALID LIVENESS attestation of the subject of level minLevel or higher, issued at most maxAgeDays days before the decision (422 liveness_required otherwise)
 	RequireLiveness *RequireLiveness `json:"requireLiveness,omitempty"`
 
-	// Scope Scope vocabulary (SPEC S5 "Disclosure modes"): derived, non-personal facts about the subject, the same in both modes. identity: the identity is verified, value {status: ACTIVE, level: KYC|CHIP (CHIP when a passport chip is bound), country?: the issuance countryCode}; liveness: a VALID, unexpired LIVENESS attestation of the subject (meeting requireLiveness when set), value {level, attestationId, issuedAt}, the highest level then the newest; chip_bound: boolean, a passport chip is bound (false without one); is_adult, age_over_16, age_over_18, age_over_21: booleans derived by the KYC provider or from DG1's date of birth (which is never stored); nationality, document_country, document_type: strings from the KYC provider or DG1; country_of_residence, kyc_level: from the KYC provider. PROOF_ONLY (default): an approval answers every item with true (a boolean fact that holds) or "verified" (a value fact the subject has), never the value; a false boolean fact refuses the approval (422 claim_unavailable, reason does_not_hold). SELECTIVE: the holder picks a non-empty subset and the attestation carries the values of exactly those items. An item the subject has no fact for is 422 claim_unavailable at approval (meta.item, meta.reason missing). did:pkh subjects can only answer liveness.
+	// Scope Scope vocabulary: derived, non-personal facts about the subject, the same in both modes. identity: the identity is verified, value {status: ACTIVE, level: KYC|CHIP (CHIP when a passport chip is bound), country?: the issuance countryCode}; liveness: a VALID, unexpired LIVENESS attestation of the subject (meeting requireLiveness when set), value {level, attestationId, issuedAt}, the highest level then the newest; chip_bound: boolean, a passport chip is bound (false without one); is_adult, age_over_16, age_over_18, age_over_21: booleans derived by the KYC provider or from DG1's date of birth (which is never stored); nationality, document_country, document_type: strings from the KYC provider or DG1; country_of_residence, kyc_level: from the KYC provider. PROOF_ONLY (default): an approval answers every item with true (a boolean fact that holds) or "verified" (a value fact the subject has), never the value; a false boolean fact refuses the approval (422 claim_unavailable, reason does_not_hold). SELECTIVE: the holder picks a non-empty subset and the attestation carries the values of exactly those items. An item the subject has no fact for is 422 claim_unavailable at approval (meta.item, meta.reason missing). did:pkh subjects can only answer liveness.
 	//
 	// Examples: ["identity","is_adult"]
 	Scope []ScopeItem `json:"scope"`
@@ -4009,6 +4006,12 @@ type Parcel struct {
 	Version int64 `json:"version"`
 }
 
+// ParcelBoundary A GeoJSON Polygon (RFC 7946) of the parcel's boundary: one closed ring of WGS84 [longitude, latitude] positions, at most 1,000 vertices, not self-intersecting
+type ParcelBoundary struct {
+	Coordinates [][][]float64 `json:"coordinates"`
+	Type        interface{}   `json:"type"`
+}
+
 // ParcelCertificateTypedData The EIP-712 object the issuer signed for a certificate version, primaryType ParcelCertificate, domain {name: "Parcel Certificate", version: "1", chainId}. A certificate whose owner has a bound wallet is signed with one more member, address ownerWallet, so that the signature alone says whose land it is; which layout applies follows from the certificate (owner.walletAddress present or not).
 type ParcelCertificateTypedData struct {
 	// Domain EIP-712 domain: exactly the members types.EIP712Domain lists (name, version, chainId; never an empty verifyingContract or salt), fixed by the server's configuration.
@@ -4364,7 +4367,7 @@ type SandboxSeeded struct {
 // SandboxSeededInboundWebhookScheme defines model for SandboxSeeded.InboundWebhook.Scheme.
 type SandboxSeededInboundWebhookScheme string
 
-// ScopeItem Scope vocabulary (SPEC S5 "Disclosure modes"): derived, non-personal facts about the subject, the same in both modes. identity: the identity is verified, value {status: ACTIVE, level: KYC|CHIP (CHIP when a passport chip is bound), country?: the issuance countryCode}; liveness: a VALID, unexpired LIVENESS attestation of the subject (meeting requireLiveness when set), value {level, attestationId, issuedAt}, the highest level then the newest; chip_bound: boolean, a passport chip is bound (false without one); is_adult, age_over_16, age_over_18, age_over_21: booleans derived by the KYC provider or from DG1's date of birth (which is never stored); nationality, document_country, document_type: strings from the KYC provider or DG1; country_of_residence, kyc_level: from the KYC provider. PROOF_ONLY (default): an approval answers every item with true (a boolean fact that holds) or "verified" (a value fact the subject has), never the value; a false boolean fact refuses the approval (422 claim_unavailable, reason does_not_hold). SELECTIVE: the holder picks a non-empty subset and the attestation carries the values of exactly those items. An item the subject has no fact for is 422 claim_unavailable at approval (meta.item, meta.reason missing). did:pkh subjects can only answer liveness.
+// ScopeItem Scope vocabulary: derived, non-personal facts about the subject, the same in both modes. identity: the identity is verified, value {status: ACTIVE, level: KYC|CHIP (CHIP when a passport chip is bound), country?: the issuance countryCode}; liveness: a VALID, unexpired LIVENESS attestation of the subject (meeting requireLiveness when set), value {level, attestationId, issuedAt}, the highest level then the newest; chip_bound: boolean, a passport chip is bound (false without one); is_adult, age_over_16, age_over_18, age_over_21: booleans derived by the KYC provider or from DG1's date of birth (which is never stored); nationality, document_country, document_type: strings from the KYC provider or DG1; country_of_residence, kyc_level: from the KYC provider. PROOF_ONLY (default): an approval answers every item with true (a boolean fact that holds) or "verified" (a value fact the subject has), never the value; a false boolean fact refuses the approval (422 claim_unavailable, reason does_not_hold). SELECTIVE: the holder picks a non-empty subset and the attestation carries the values of exactly those items. An item the subject has no fact for is 422 claim_unavailable at approval (meta.item, meta.reason missing). did:pkh subjects can only answer liveness.
 type ScopeItem string
 
 // SendAssistantMessage defines model for SendAssistantMessage.
@@ -4617,15 +4620,26 @@ type TransferResource struct {
 	Type       interface{} `json:"type"`
 }
 
-// Verification Public registry answer: no personal data (the owner's wallet is a public address, never a name)
+// Verification Public registry answer: no personal data (the owner's wallet is a public address, never a name; the parcel's location, area and boundary are public like its city)
 type Verification struct {
-	Anchor      AnchorState           `json:"anchor"`
-	Authentic   bool                  `json:"authentic"`
-	CertifiedAt time.Time             `json:"certifiedAt"`
-	City        string                `json:"city"`
-	Hash        *string               `json:"hash,omitempty"`
-	History     *[]CertificateVersion `json:"history,omitempty"`
-	Notary      string                `json:"notary"`
+	Anchor AnchorState `json:"anchor"`
+
+	// AreaM2 The parcel's area in square metres, as certified. Public like the city; the page draws a parcel without a boundary as a circle of this area around gps
+	AreaM2    float64 `json:"area_m2"`
+	Authentic bool    `json:"authentic"`
+
+	// Boundary The parcel's surveyed boundary, when it was given at creation (absent otherwise). Public like the city; the verification page and the printed certificate draw it
+	Boundary    *ParcelBoundary `json:"boundary,omitempty"`
+	CertifiedAt time.Time       `json:"certifiedAt"`
+	City        string          `json:"city"`
+
+	// Gps Where the parcel is: its GPS point, [latitude, longitude] in decimal degrees (WGS84), as given at creation. Public like the city (it names no one); the verification page and the printed certificate draw the parcel around it
+	//
+	// Examples: [9.0765,7.3986]
+	Gps     []float64             `json:"gps"`
+	Hash    *string               `json:"hash,omitempty"`
+	History *[]CertificateVersion `json:"history,omitempty"`
+	Notary  string                `json:"notary"`
 
 	// OwnerBinding How that wallet was bound
 	OwnerBinding *OwnerBinding `json:"ownerBinding,omitempty"`
@@ -4691,7 +4705,7 @@ type VerificationRequest struct {
 
 // VerificationResource defines model for VerificationResource.
 type VerificationResource struct {
-	// Attributes Public registry answer: no personal data (the owner's wallet is a public address, never a name)
+	// Attributes Public registry answer: no personal data (the owner's wallet is a public address, never a name; the parcel's location, area and boundary are public like its city)
 	Attributes Verification `json:"attributes"`
 	Id         string       `json:"id"`
 	Links      *Links       `json:"links,omitempty"`
@@ -4701,7 +4715,7 @@ type VerificationResource struct {
 // VerificationStatus defines model for VerificationStatus.
 type VerificationStatus string
 
-// VerificationWebhook Payload of the Standard Webhooks POSTed to a verification request's callbackUrl (SPEC S8); see the webhooks section.
+// VerificationWebhook Payload of the Standard Webhooks POSTed to a verification request's callbackUrl; see the webhooks section.
 type VerificationWebhook struct {
 	union json.RawMessage
 }
@@ -5850,7 +5864,7 @@ type ClientInterface interface {
 
 	// RevokeAttestationWithBody Revoke (the subject holder or an admin); revoking again is a no-op
 	//
-	// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+	// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5859,7 +5873,7 @@ type ClientInterface interface {
 
 	// RevokeAttestation Revoke (the subject holder or an admin); revoking again is a no-op
 	//
-	// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+	// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5903,7 +5917,7 @@ type ClientInterface interface {
 
 	// ChipVerifyWithBody Bind a passport chip to the holder (ICAO 9303 passive authentication)
 	//
-	// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+	// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5912,7 +5926,7 @@ type ClientInterface interface {
 
 	// ChipVerify Bind a passport chip to the holder (ICAO 9303 passive authentication)
 	//
-	// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+	// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5993,7 +6007,7 @@ type ClientInterface interface {
 
 	// CreateVerificationRequestWithBody Ask a subject for consent (verifier)
 	//
-	// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+	// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6002,7 +6016,7 @@ type ClientInterface interface {
 
 	// CreateVerificationRequest Ask a subject for consent (verifier)
 	//
-	// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+	// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6080,7 +6094,7 @@ func (c *Client) GetAttestation(ctx context.Context, id AttestationID, params *G
 
 // RevokeAttestationWithBody Revoke (the subject holder or an admin); revoking again is a no-op
 //
-// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6099,7 +6113,7 @@ func (c *Client) RevokeAttestationWithBody(ctx context.Context, id AttestationID
 
 // RevokeAttestation Revoke (the subject holder or an admin); revoking again is a no-op
 //
-// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6203,7 +6217,7 @@ func (c *Client) MyChipBindings(ctx context.Context, reqEditors ...RequestEditor
 
 // ChipVerifyWithBody Bind a passport chip to the holder (ICAO 9303 passive authentication)
 //
-// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6222,7 +6236,7 @@ func (c *Client) ChipVerifyWithBody(ctx context.Context, params *ChipVerifyParam
 
 // ChipVerify Bind a passport chip to the holder (ICAO 9303 passive authentication)
 //
-// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6413,7 +6427,7 @@ func (c *Client) RevokeApiKey(ctx context.Context, id string, reqEditors ...Requ
 
 // CreateVerificationRequestWithBody Ask a subject for consent (verifier)
 //
-// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6432,7 +6446,7 @@ func (c *Client) CreateVerificationRequestWithBody(ctx context.Context, params *
 
 // CreateVerificationRequest Ask a subject for consent (verifier)
 //
-// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7641,7 +7655,7 @@ type ClientWithResponsesInterface interface {
 
 	// RevokeAttestationWithBodyWithResponse Revoke (the subject holder or an admin); revoking again is a no-op
 	//
-	// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+	// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7650,7 +7664,7 @@ type ClientWithResponsesInterface interface {
 
 	// RevokeAttestationWithResponse Revoke (the subject holder or an admin); revoking again is a no-op
 	//
-	// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+	// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7700,7 +7714,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChipVerifyWithBodyWithResponse Bind a passport chip to the holder (ICAO 9303 passive authentication)
 	//
-	// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+	// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7709,7 +7723,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChipVerifyWithResponse Bind a passport chip to the holder (ICAO 9303 passive authentication)
 	//
-	// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+	// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7798,7 +7812,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateVerificationRequestWithBodyWithResponse Ask a subject for consent (verifier)
 	//
-	// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+	// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7807,7 +7821,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateVerificationRequestWithResponse Ask a subject for consent (verifier)
 	//
-	// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+	// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10219,7 +10233,7 @@ func (c *ClientWithResponses) GetAttestationWithResponse(ctx context.Context, id
 
 // RevokeAttestationWithBodyWithResponse Revoke (the subject holder or an admin); revoking again is a no-op
 //
-// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10234,7 +10248,7 @@ func (c *ClientWithResponses) RevokeAttestationWithBodyWithResponse(ctx context.
 
 // RevokeAttestationWithResponse Revoke (the subject holder or an admin); revoking again is a no-op
 //
-// Seed 001: the body is an empty object. {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
+// The body is {} or {"reason": "…"} (at most 500 characters, kept in the audit log); a request with no body and no Content-Type is taken as {}. Answers 200 {id, status: REVOKED, revokedAt}; revoking again is a no-op 200 with the first revokedAt. The verifier's callback receives attestation.revoked, and the revocation is anchored best-effort.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10320,7 +10334,7 @@ func (c *ClientWithResponses) MyChipBindingsWithResponse(ctx context.Context, re
 
 // ChipVerifyWithBodyWithResponse Bind a passport chip to the holder (ICAO 9303 passive authentication)
 //
-// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10335,7 +10349,7 @@ func (c *ClientWithResponses) ChipVerifyWithBodyWithResponse(ctx context.Context
 
 // ChipVerifyWithResponse Bind a passport chip to the holder (ICAO 9303 passive authentication)
 //
-// Body up to 2 MiB, as seed 001: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
+// Body up to 2 MiB: sodBase64, dataGroups [{number, contentBase64}], livenessAttestationId, optional liveFaceTemplate and chipFaceTemplate. Passive authentication: EF.SOD as CMS SignedData, the Document Signer certificate against the CSCA trust store, the signature over the signed attributes, every supplied data group's hash (DG1 required). livenessAttestationId must be a VALID LIVENESS attestation of this holder at most 24 hours old. Both face templates (base64 little-endian float32 vectors of equal dimension, 64..2048; DG2 among the data groups) → cosine similarity ≥ 0.62 gives mode PA_FACE, else 422 face_mismatch; a single template is shape-checked and ignored, and no template gives PA_ONLY. One document binds one identity: only HMAC-SHA256(pepper, issuingState‖documentNumber) is stored; another identity → 409 document_already_bound. Failures → 422 passive_auth_failed with the failed step in meta.step. A successful binding records derived claims on the holder's identity (nationality, document_country, document_type, age_over_16/18/21 and is_adult from the date of birth, which is never stored, and chip_bound: true); a did:pkh holder binds without them.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10490,7 +10504,7 @@ func (c *ClientWithResponses) RevokeApiKeyWithResponse(ctx context.Context, id s
 
 // CreateVerificationRequestWithBodyWithResponse Ask a subject for consent (verifier)
 //
-// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10505,7 +10519,7 @@ func (c *ClientWithResponses) CreateVerificationRequestWithBodyWithResponse(ctx 
 
 // CreateVerificationRequestWithResponse Ask a subject for consent (verifier)
 //
-// Body exactly as seed 001 §2, plus expiresInSeconds. mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
+// Body: subjectRef, scope, reason, and optionally mode, callbackUrl, requireLiveness and expiresInSeconds (see CreateVerificationRequest). mode PROOF_ONLY (default) or SELECTIVE; the scope vocabulary is the same in both (see ScopeItem). A did:veriland subjectRef must be an identity of the token's environment (422 unknown_subject). The verifier's display name shown to the holder is its API key's name; the body cannot set it. callbackUrl must be https in PRODUCTION and never a loopback, private, link-local or metadata address (checked again at dial time). SANDBOX allows http and loopback. The callback receives VerificationWebhook payloads.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
