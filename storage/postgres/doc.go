@@ -7,9 +7,9 @@
 // run. Use this backend when one machine is no longer enough or one process is no
 // longer acceptable: every replica opens a Store on the same database and table,
 // and the database keeps their transactions serializable. A transaction costs a few
-// network round trips (BEGIN, one per Get, Put, Delete or Scan page, COMMIT), so a
-// single writer is slower than bolt; many writers on different keys scale with the
-// server.
+// network round trips (BEGIN, one per Get or Scan page, one for all its writes,
+// COMMIT), so a single writer is slower than bolt; many writers on different keys
+// scale with the server.
 //
 //	s, err := postgres.Open(ctx, postgres.Options{
 //		DSN:      "postgres://veriland@db:5432/veriland?sslmode=verify-full",
@@ -47,6 +47,17 @@
 // and Delete in a View return storage.ErrReadOnly; View and Update after Close return
 // storage.ErrClosed. A panic in a function rolls its transaction back and reaches the
 // caller.
+//
+// Writes wait in memory until the function returns: Put and Delete send nothing,
+// and the transaction's puts and deletes go in one round trip (a pgx batch, in
+// bucket and key order, so that two transactions writing the same rows lock them in
+// the same order) just before COMMIT. Get and Scan see the transaction's own writes
+// (Scan merges them with the table's rows in key order, in either direction). A
+// transaction thus holds its snapshot across one network wait per read instead of
+// one per statement, which is what makes a serialization conflict likely; a
+// conflict or constraint error of a write surfaces at that batch, and is retried or
+// returned like any other. A bucket name PostgreSQL cannot store (invalid UTF-8 or a
+// NUL) is refused by Put at once, and the transaction does not commit.
 //
 // Scan reads its range in pages of keyset queries (the first of 64 rows, then up to
 // 1024), so no cursor stays open while the function runs: the function may call the

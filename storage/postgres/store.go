@@ -309,6 +309,15 @@ func (s *Store) attempt(ctx context.Context, fn func(tx storage.Tx) error, retry
 	case t.err != nil:
 		return false, fmt.Errorf("postgres: transaction not committed: a statement failed: %w", t.err)
 	}
+	if err := t.flush(); err != nil {
+		switch {
+		case t.retry != nil:
+			return true, t.retry
+		case ctx.Err() != nil:
+			return false, ctx.Err()
+		}
+		return false, err
+	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
 	committed = true // a failed COMMIT ends the transaction too

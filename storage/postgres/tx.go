@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -86,6 +87,7 @@ type tx struct {
 	q        *queries
 	writable bool
 	done     bool
+	pending  writes // an Update's puts and deletes, sent at commit
 
 	err   error // the first statement error: PostgreSQL aborts the transaction on it
 	retry error // the first serialization failure or deadlock
@@ -127,6 +129,12 @@ func (t *tx) Get(bucket string, key []byte) ([]byte, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
+	if wr, ok := t.pending.get(bucket, key); ok {
+		if wr.deleted {
+			return nil, storage.ErrNotFound
+		}
+		return bytes.Clone(wr.value), nil
+	}
 	var v []byte
 	err := t.pg.QueryRow(t.ctx, t.q.get, bucket, key).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -151,12 +159,10 @@ func (t *tx) Put(bucket string, key, value []byte) error {
 	if len(key) == 0 {
 		return errors.New("postgres: empty key")
 	}
-	if value == nil {
-		value = []byte{} // NULL would violate NOT NULL
+	if err := t.checkBucket(bucket); err != nil {
+		return err
 	}
-	if _, err := t.pg.Exec(t.ctx, t.q.put, bucket, key, value); err != nil {
-		return t.fail(err)
-	}
+	t.pending.set(bucket, bytes.Clone(key), write{value: append([]byte{}, value...)}) // never NULL
 	return nil
 }
 
@@ -167,7 +173,38 @@ func (t *tx) Delete(bucket string, key []byte) error {
 	if !t.writable {
 		return storage.ErrReadOnly
 	}
-	if _, err := t.pg.Exec(t.ctx, t.q.delete, bucket, key); err != nil {
+	if len(key) == 0 {
+		return nil // no row has an empty key
+	}
+	if err := t.checkBucket(bucket); err != nil {
+		return err
+	}
+	t.pending.set(bucket, bytes.Clone(key), write{deleted: true})
+	return nil
+}
+
+// checkBucket refuses, at once, a bucket name that the TEXT column cannot hold
+// (invalid UTF-8, or a NUL), which PostgreSQL would refuse only when the write is
+// sent at commit. As a failed statement would, it keeps the transaction from
+// committing even when the function ignores the error.
+func (t *tx) checkBucket(bucket string) error {
+	if utf8.ValidString(bucket) && !strings.ContainsRune(bucket, 0) {
+		return nil
+	}
+	err := fmt.Errorf("postgres: bucket name %q is not UTF-8 text without NUL", bucket)
+	if t.err == nil {
+		t.err = err
+	}
+	return err
+}
+
+// flush sends the pending writes in one round trip. It is called once, after the
+// function returned and before COMMIT.
+func (t *tx) flush() error {
+	if t.pending.n == 0 {
+		return nil
+	}
+	if err := t.pg.SendBatch(t.ctx, t.pending.batch(t.q)).Close(); err != nil {
 		return t.fail(err)
 	}
 	return nil
@@ -183,7 +220,47 @@ func (t *tx) Scan(bucket string, r storage.Range, fn func(key, value []byte) err
 	}
 	type pair struct{ k, v []byte }
 	var page []pair
-	var after []byte
+	var after []byte // the last row of the table read, for the next page
+	var last []byte  // the last key given to fn (or skipped as deleted)
+	// emit gives fn the pending writes between last and k (exclusive; all the rest
+	// when k is nil), then the table's row k unless a pending write replaces it.
+	before := func(a, b []byte) bool {
+		if r.Reverse {
+			return bytes.Compare(a, b) > 0
+		}
+		return bytes.Compare(a, b) < 0
+	}
+	emit := func(k, v []byte) error {
+		for {
+			pk, wr, ok := t.pending.next(bucket, lower, upper, last, r.Reverse)
+			if !ok || (k != nil && !before(pk, k)) {
+				break
+			}
+			last = bytes.Clone(pk)
+			if !wr.deleted {
+				if err := fn(bytes.Clone(pk), bytes.Clone(wr.value)); err != nil {
+					return err
+				}
+				if err := t.check(); err != nil {
+					return err
+				}
+			}
+		}
+		if k == nil {
+			return nil
+		}
+		last = bytes.Clone(k)
+		if wr, ok := t.pending.get(bucket, k); ok {
+			if wr.deleted {
+				return nil
+			}
+			v = bytes.Clone(wr.value)
+		}
+		if err := fn(k, v); err != nil {
+			return err
+		}
+		return t.check()
+	}
 	for limit := firstPage; ; limit = min(limit*4, maxPage) {
 		sql, args := scanQuery(t.q.table, bucket, lower, upper, after, r.Reverse, limit)
 		rows, err := t.pg.Query(t.ctx, sql, args...)
@@ -202,22 +279,21 @@ func (t *tx) Scan(bucket string, r storage.Range, fn func(key, value []byte) err
 		if err != nil {
 			return t.fail(err)
 		}
-		if len(page) == 0 {
-			return nil
+		if len(page) > 0 {
+			after = bytes.Clone(page[len(page)-1].k) // fn may change the key it is given
 		}
-		after = bytes.Clone(page[len(page)-1].k) // fn may change the key it is given
 		for _, p := range page {
-			if err := fn(p.k, p.v); err != nil {
+			if err := emit(p.k, p.v); err != nil {
 				if errors.Is(err, storage.ErrStop) {
 					return nil
 				}
 				return err
 			}
-			if err := t.check(); err != nil {
-				return err
-			}
 		}
 		if len(page) < limit {
+			if err := emit(nil, nil); err != nil && !errors.Is(err, storage.ErrStop) {
+				return err
+			}
 			return nil
 		}
 	}

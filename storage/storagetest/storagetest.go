@@ -48,6 +48,7 @@ func Run(t *testing.T, open OpenFunc) {
 		{"ScanStopAndError", testScanStopAndError},
 		{"ScanPages", testScanPages},
 		{"ScanOwnWrites", testScanOwnWrites},
+		{"ScanOwnWritesModel", testScanOwnWritesModel},
 		{"SnapshotView", testSnapshotView},
 		{"SnapshotInvariant", testSnapshotInvariant},
 		{"Reopen", testReopen},

@@ -1,0 +1,117 @@
+package postgres
+
+import (
+	"bytes"
+	"maps"
+	"slices"
+	"sort"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// writes are an Update's puts and deletes, kept in memory until the transaction
+// commits and then sent in one round trip (a pgx batch), instead of one round trip
+// each while the transaction holds its snapshot: an approval's dozen writes cost one
+// network wait, not twelve, and the window in which a concurrent transaction can
+// make this one fail serialization shrinks with them. Reads see them: Get looks
+// here first, and Scan merges them with the table's rows in key order.
+//
+// The batch is sent in (bucket, key) order, so two transactions that write the same
+// rows lock them in the same order and cannot deadlock on them.
+type writes struct {
+	buckets map[string]*bucketWrites
+	n       int
+}
+
+// bucketWrites are one bucket's pending writes: its keys sorted bytewise, and each
+// key's last write.
+type bucketWrites struct {
+	keys [][]byte
+	last map[string]write
+}
+
+// write is a pending Put (value) or Delete (deleted).
+type write struct {
+	value   []byte
+	deleted bool
+}
+
+// set records a write of key in bucket; key and value are the caller's copies.
+func (w *writes) set(bucket string, key []byte, wr write) {
+	if w.buckets == nil {
+		w.buckets = map[string]*bucketWrites{}
+	}
+	b := w.buckets[bucket]
+	if b == nil {
+		b = &bucketWrites{last: map[string]write{}}
+		w.buckets[bucket] = b
+	}
+	if _, ok := b.last[string(key)]; !ok {
+		i, _ := slices.BinarySearchFunc(b.keys, key, bytes.Compare)
+		b.keys = slices.Insert(b.keys, i, key)
+		w.n++
+	}
+	b.last[string(key)] = wr
+}
+
+// get returns the pending write of key in bucket, if any.
+func (w *writes) get(bucket string, key []byte) (write, bool) {
+	b := w.buckets[bucket]
+	if b == nil {
+		return write{}, false
+	}
+	wr, ok := b.last[string(key)]
+	return wr, ok
+}
+
+// next returns the first pending key of bucket strictly after after (before it, in
+// reverse) and inside [lower, upper) (a nil bound is open; a nil after starts at the
+// range's end), with its write.
+func (w *writes) next(bucket string, lower, upper, after []byte, reverse bool) ([]byte, write, bool) {
+	b := w.buckets[bucket]
+	if b == nil {
+		return nil, write{}, false
+	}
+	var i int
+	if !reverse {
+		switch {
+		case after != nil:
+			i = sort.Search(len(b.keys), func(i int) bool { return bytes.Compare(b.keys[i], after) > 0 })
+		case lower != nil:
+			i = sort.Search(len(b.keys), func(i int) bool { return bytes.Compare(b.keys[i], lower) >= 0 })
+		}
+		if i >= len(b.keys) || (upper != nil && bytes.Compare(b.keys[i], upper) >= 0) {
+			return nil, write{}, false
+		}
+	} else {
+		switch {
+		case after != nil:
+			i = sort.Search(len(b.keys), func(i int) bool { return bytes.Compare(b.keys[i], after) >= 0 }) - 1
+		case upper != nil:
+			i = sort.Search(len(b.keys), func(i int) bool { return bytes.Compare(b.keys[i], upper) >= 0 }) - 1
+		default:
+			i = len(b.keys) - 1
+		}
+		if i < 0 || (lower != nil && bytes.Compare(b.keys[i], lower) < 0) {
+			return nil, write{}, false
+		}
+	}
+	k := b.keys[i]
+	return k, b.last[string(k)], true
+}
+
+// batch returns the statements that apply the writes, in (bucket, key) order.
+func (w *writes) batch(q *queries) *pgx.Batch {
+	out := &pgx.Batch{}
+	for _, bucket := range slices.Sorted(maps.Keys(w.buckets)) {
+		b := w.buckets[bucket]
+		for _, k := range b.keys {
+			if wr := b.last[string(k)]; wr.deleted {
+				out.Queue(q.delete, bucket, k)
+			} else {
+				out.Queue(q.put, bucket, k, wr.value)
+			}
+		}
+	}
+	return out
+}
