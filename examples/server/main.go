@@ -403,7 +403,11 @@ func serve(ctx context.Context, o *options, sec *secrets, tokens *auth.Tokens, f
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "SANDBOX admin token (shown once, valid 30 days; mint more with -mint-token):\n%s\n", tok)
+		// The banner names the account: a new one, picked at random, so that this token's
+		// sandbox is nobody else's. Tokens of any other account (the README's tour uses
+		// acct_demo) are minted with -mint-token -acct.
+		fmt.Fprintf(stdout, "SANDBOX admin token (shown once, valid 30 days) of account %s, a new random account; "+
+			"mint more, for it or any other account, with -mint-token -role admin -env SANDBOX -acct ACCOUNT:\n%s\n", acct, tok)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
