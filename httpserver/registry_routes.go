@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/consentpage"
 	"github.com/veriland/veriland/httpserver/registrypage"
+	"github.com/veriland/veriland/internal/catalogue"
 	"github.com/veriland/veriland/parcel"
 )
 
@@ -20,12 +22,20 @@ const (
 // verifyCertificateHash answers GET /v1/registry/verify/{hash} (public): whether
 // the hash is a certificate this registry issued, and its status, without personal
 // data. A client that prefers text/html gets the verification page a phone shows
-// after scanning the certificate's QR code (404 for an unknown hash, still a page).
+// after scanning the certificate's QR code, in the language of ?lang= or
+// Accept-Language (404 for an unknown hash and 400 for a malformed one, still a
+// page); others get JSON (400 validation_failed for a malformed hash).
 // A QR code carries no environment, so without a token or header both are searched.
 func (s *Server) verifyCertificateHash(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Add("Vary", "Accept")
+	w.Header().Add("Vary", "Accept-Language")
+	page := consentpage.PrefersHTML(r.Header.Get("Accept"))
+	lang := catalogue.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
 	h, err := parcel.ParseHash(r.PathValue("hash"))
 	if err != nil {
+		if page {
+			return registrypage.Write(w, registrypage.View{Lang: lang, Hash: r.PathValue("hash"), Malformed: true})
+		}
 		return invalidParam("hash", "hash must be 0x followed by 64 hex digits")
 	}
 	v, _, err := findInEnvs(s, r, func(env veriland.Environment) (*parcel.Verification, error) {
@@ -39,8 +49,10 @@ func (s *Server) verifyCertificateHash(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	s.metrics.verification("registry", strings.ToLower(outcome))
-	if consentpage.PrefersHTML(r.Header.Get("Accept")) {
-		return registrypage.Write(w, registryView(parcel.HashString(h), v))
+	if page {
+		view := registryView(parcel.HashString(h), v)
+		view.Lang = lang
+		return registrypage.Write(w, view)
 	}
 	if err != nil {
 		return err
@@ -49,15 +61,17 @@ func (s *Server) verifyCertificateHash(w http.ResponseWriter, r *http.Request) e
 	return nil
 }
 
-// registryView is what the verification page shows of v (nil: an unknown hash).
+// registryView is what the verification page shows of v (nil: an unknown hash), in
+// English until the caller sets its language.
 func registryView(hash string, v *parcel.Verification) registrypage.View {
 	if v == nil {
 		return registrypage.View{Hash: hash}
 	}
 	view := registrypage.View{Hash: hash, Found: true, Authentic: v.Authentic, Status: string(v.Status),
 		ParcelID: v.ParcelID, City: v.City, Notary: v.Notary, Version: v.Version, CertifiedAt: v.CertifiedAt,
-		TokenID: v.TokenID, Anchor: anchorWords(v.Anchor.Status, v.Anchor.TxHash),
-		OwnerWallet: v.OwnerWallet, OwnerBinding: string(v.OwnerBinding)}
+		TokenID: v.TokenID, AnchorStatus: string(v.Anchor.Status), AnchorTx: v.Anchor.TxHash,
+		OwnerWallet: v.OwnerWallet, OwnerBinding: string(v.OwnerBinding),
+		Lat: v.GPS[0], Lon: v.GPS[1], AreaM2: v.AreaM2, Ring: boundaryRing(v.Boundary)}
 	for _, h := range v.History {
 		view.History = append(view.History, registrypage.Version{Version: h.Version, Status: string(h.Status),
 			Hash: h.Hash, CertifiedAt: h.CertifiedAt, OwnerWallet: h.OwnerWallet, OwnerConsent: h.OwnerConsent,
@@ -88,24 +102,21 @@ func registryView(hash string, v *parcel.Verification) registrypage.View {
 	return view
 }
 
-// anchorWords says in words where a token's anchoring stands.
-func anchorWords[S ~string](status S, tx string) string {
-	switch string(status) {
-	case "":
-		return ""
-	case "ANCHORED":
-		if tx != "" {
-			return "Anchored on chain in transaction " + tx
-		}
-		return "Anchored on chain"
-	case "PENDING":
-		return "Pending: anchoring on chain is best-effort and follows shortly"
-	case "DISABLED":
-		return "Not anchored: this registry does not anchor on chain"
-	case "FAILED":
-		return "Anchoring failed; the registry's signature still stands"
+// boundaryRing returns the exterior ring ([lon, lat] positions) of a GeoJSON
+// Polygon, nil when raw is absent or is not one with a ring of at least 4 positions
+// (the page then draws the circle of the parcel's area).
+func boundaryRing(raw json.RawMessage) [][2]float64 {
+	if len(raw) == 0 {
+		return nil
 	}
-	return string(status)
+	var poly struct {
+		Type        string         `json:"type"`
+		Coordinates [][][2]float64 `json:"coordinates"`
+	}
+	if err := json.Unmarshal(raw, &poly); err != nil || poly.Type != "Polygon" || len(poly.Coordinates) == 0 || len(poly.Coordinates[0]) < 4 {
+		return nil
+	}
+	return poly.Coordinates[0]
 }
 
 // certificateStatuses answers GET /v1/registry/statuses?since= (public): the
