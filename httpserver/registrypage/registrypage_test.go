@@ -25,10 +25,14 @@ func TestRender(t *testing.T) {
 		{"superseded", StatusSuperseded, "This certificate is SUPERSEDED", "superseded", true},
 		{"revoked", StatusRevoked, "This certificate is REVOKED", "revoked", true},
 		{"unknown", "", "Certificate not found", "unknown", false},
+		{"malformed", "", "This is not a certificate hash", "unknown", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := View{Hash: hash}
+			if tt.name == "malformed" {
+				v = View{Hash: "0x1234<b>", Malformed: true}
+			}
 			if tt.found {
 				v = found
 				v.Status = tt.status
@@ -46,9 +50,14 @@ func TestRender(t *testing.T) {
 				require.Contains(t, body, "Abuja &lt;b&gt;&amp;", "text is escaped")
 				require.Contains(t, body, `datetime="2026-03-01T10:30:00Z"`)
 				require.Contains(t, body, "(this one)")
+			} else if tt.name == "malformed" {
+				require.Equal(t, http.StatusBadRequest, rec.Code)
+				require.Contains(t, body, `<code id="hash" dir="ltr">0x1234&lt;b&gt;</code>`, "what the address held, escaped")
+				require.Contains(t, body, "0x followed by 64 hexadecimal digits")
 			} else {
 				require.Equal(t, http.StatusNotFound, rec.Code)
 			}
+			require.Equal(t, "en", rec.Header().Get("Content-Language"))
 			require.Equal(t, csp, rec.Header().Get("Content-Security-Policy"))
 			require.Equal(t, MediaType, rec.Header().Get("Content-Type"))
 			// The served style is the one the policy allows.
@@ -80,7 +89,7 @@ func TestRenderOwnerWallet(t *testing.T) {
 					{Version: 2, Status: StatusCurrent, Hash: hash, CertifiedAt: at, OwnerWallet: wallet, OwnerConsent: tt.consent}}}
 			body, err := Render(v)
 			require.NoError(t, err)
-			require.Contains(t, string(body), `<code id="owner-wallet">`+wallet+`</code>`)
+			require.Contains(t, string(body), `<code id="owner-wallet" dir="ltr">`+wallet+`</code>`)
 			require.Contains(t, string(body), tt.wantBinding)
 			require.Contains(t, string(body), tt.wantConsent)
 			require.Contains(t, string(body), "0x1f1f…1f1f", "the history row names the version's wallet, shortened")
@@ -112,21 +121,21 @@ func TestRenderLandTitle(t *testing.T) {
 	}{
 		{"minted to custody", StatusCurrent, with(onChain, func(t *Title) { t.Status = TitleMinted }),
 			"On chain, held by the registry&#39;s custody account", "t-minted",
-			[]string{`<code id="title-holder">` + custody + `</code>`, "for an owner without a wallet", `<code id="title-contract">` + contract + `</code>`,
-				`<dd id="title-chain">1337</dd>`, `<code id="title-mint-tx" class="tx">` + mintTx + `</code>`, "block 7", `<code id="token-id">42</code>`,
+			[]string{`<code id="title-holder" dir="ltr">` + custody + `</code>`, "for an owner without a wallet", `<code id="title-contract" dir="ltr">` + contract + `</code>`,
+				`<bdi id="title-chain" dir="ltr">1337</bdi>`, `<code id="title-mint-tx" class="tx" dir="ltr">` + mintTx + `</code>`, "block 7", `<code id="token-id" dir="ltr">42</code>`,
 				`datetime="2026-03-01T10:30:00Z"`, ">Held by<"},
 			[]string{"title-burn-tx", `id="anchor"`}},
 		{"minted to the owner's wallet", StatusCurrent, with(onChain, func(t *Title) {
 			t.Status, t.Holder, t.HolderKind = TitleMinted, wallet, HolderOwnerWallet
 		}), "On chain, held by the owner&#39;s wallet", "t-minted",
-			[]string{`<code id="title-holder">` + wallet + `</code>`, `<span id="title-holder-kind">the owner&#39;s wallet</span>`}, nil},
+			[]string{`<code id="title-holder" dir="ltr">` + wallet + `</code>`, `<span id="title-holder-kind">the owner&#39;s wallet</span>`}, nil},
 		{"minted, burn requested", StatusSuperseded, with(onChain, func(t *Title) { t.Status, t.BurnRequestedAt = TitleMinted, later }),
 			"On chain, held by the registry&#39;s custody account", "t-pending",
 			[]string{"asked the chain to burn", `<dd id="title-burn">requested on <time datetime="2026-03-03T10:30:00Z">`}, []string{"title-burn-tx"}},
 		{"burned, superseded", StatusSuperseded, with(onChain, func(t *Title) {
 			t.Status, t.BurnTx, t.BurnedAt, t.BurnRequestedAt = TitleBurned, burnTx, later, later
 		}), "Burned (this version was superseded)", "t-burned",
-			[]string{`<code id="title-burn-tx" class="tx">` + burnTx + `</code>`, mintTx, ">Was held by<"}, []string{`id="title-burn"`}},
+			[]string{`<code id="title-burn-tx" class="tx" dir="ltr">` + burnTx + `</code>`, mintTx, ">Was held by<"}, []string{`id="title-burn"`}},
 		{"burned, revoked", StatusRevoked, with(onChain, func(t *Title) { t.Status, t.BurnTx = TitleBurned, burnTx }),
 			"Burned (this version was revoked)", "t-burned", []string{burnTx}, nil},
 		{"pending", StatusCurrent, Title{Status: TitlePending, TokenID: "42", ChainID: 1337, Contract: contract, Holder: custody, HolderKind: HolderRegistryCustody},
@@ -134,7 +143,7 @@ func TestRenderLandTitle(t *testing.T) {
 		{"failed", StatusCurrent, Title{Status: TitleFailed, TokenID: "42", ChainID: 1337, Contract: contract},
 			"Chain transaction failed", "t-failed", []string{"signed record still stands"}, nil},
 		{"disabled", StatusCurrent, Title{Status: TitleDisabled, TokenID: "42", Standard: "ERC-5192", HolderKind: HolderRegistryCustody},
-			"Registry record only (no chain configured)", "t-disabled", []string{`<code id="token-id">42</code>`},
+			"Registry record only (no chain configured)", "t-disabled", []string{`<code id="token-id" dir="ltr">42</code>`},
 			[]string{"title-holder", "title-contract", "title-chain", "title-mint-tx"}},
 		{"disabled, retired", StatusSuperseded, Title{Status: TitleBurned, TokenID: "42", BurnRequestedAt: later},
 			"Burned (this version was superseded)", "t-burned", []string{"no chain", `<dd id="title-burn">retired by the registry on`}, []string{"title-burn-tx"}},
@@ -143,7 +152,7 @@ func TestRenderLandTitle(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			title := tt.title
 			v := View{Hash: hash, Found: true, Authentic: true, Status: tt.status, ParcelID: "prc_X", City: "Abuja",
-				Notary: "NOT-ABJ-1", Version: 2, CertifiedAt: at, TokenID: "42", Anchor: "ANCHORED", Title: &title,
+				Notary: "NOT-ABJ-1", Version: 2, CertifiedAt: at, TokenID: "42", AnchorStatus: "ANCHORED", Title: &title,
 				History: []Version{{Version: 1, Status: StatusSuperseded, Hash: "0x" + strings.Repeat("ab", 32), CertifiedAt: at, TokenStatus: TitleBurned},
 					{Version: 2, Status: tt.status, Hash: hash, CertifiedAt: at, TokenStatus: tt.title.Status}}}
 			body, err := Render(v)
@@ -151,7 +160,7 @@ func TestRenderLandTitle(t *testing.T) {
 			s := string(body)
 			require.Contains(t, s, `<p id="title-word" class="word">`+tt.word+`</p>`)
 			require.Contains(t, s, `class="chain `+tt.class+`"`)
-			require.Contains(t, s, `<dd id="title-status">`+tt.title.Status+`</dd>`)
+			require.Contains(t, s, `<code id="title-status" dir="ltr">`+tt.title.Status+`</code>`)
 			for _, w := range tt.want {
 				require.Contains(t, s, w)
 			}
@@ -164,9 +173,13 @@ func TestRenderLandTitle(t *testing.T) {
 		})
 	}
 	// Without a title (an older registry), the certificate keeps its token and anchor.
-	body, err := Render(View{Hash: hash, Found: true, Authentic: true, Status: StatusCurrent, TokenID: "9", Anchor: "Anchored on chain"})
+	tx := "0x" + strings.Repeat("e5", 32)
+	body, err := Render(View{Hash: hash, Found: true, Authentic: true, Status: StatusCurrent, TokenID: "9", AnchorStatus: "ANCHORED", AnchorTx: tx})
 	require.NoError(t, err)
-	require.Contains(t, string(body), `<dd id="anchor">Anchored on chain</dd>`)
+	require.Contains(t, string(body), `<dd id="anchor">Anchored on chain in transaction <code dir="ltr">`+tx+`</code></dd>`)
+	body, err = Render(View{Lang: "fr", Hash: hash, Found: true, Authentic: true, Status: StatusCurrent, TokenID: "9"})
+	require.NoError(t, err)
+	require.Contains(t, string(body), `<dd id="anchor">Non ancré</dd>`)
 	require.NotContains(t, string(body), "Land title on chain")
 }
 
