@@ -19,6 +19,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/dashboard"
+	"github.com/veriland/veriland/internal/catalogue"
 	"github.com/veriland/veriland/internal/ethsig"
 	"github.com/veriland/veriland/internal/testenv"
 	"github.com/veriland/veriland/parcel"
@@ -45,7 +46,7 @@ func TestDashboardServedWithItsPolicy(t *testing.T) {
 			require.Equal(t, "nosniff", r.header.Get("X-Content-Type-Options"))
 			require.Empty(t, r.header.Values("Set-Cookie"))
 			require.Empty(t, r.header.Get("RateLimit"), "never rate limited")
-			require.Equal(t, dashboard.Page(), r.body)
+			require.Equal(t, dashboard.Page("en"), r.body)
 		})
 	}
 	r := h.do(request{method: "POST", path: "/dashboard", body: `{}`, skipSpec: true})
@@ -278,7 +279,7 @@ func TestDashboardInChromium(t *testing.T) {
 		require.Contains(t, p.eval(witnessed+`.textContent`), "Approving attests that the owner appeared before you")
 		ownerSigned := card("transfer-list", signedID)
 		require.Equal(t, "OWNER_SIGNATURE", p.eval(ownerSigned+`.dataset.consent`))
-		require.Equal(t, "Owner signed with wallet "+signerWallet+" at "+signedAt.UTC().Format("2006-01-02 15:04:05")+" UTC",
+		require.Equal(t, "Owner signed with wallet "+signerWallet+" at "+dashboardTime("en", signedAt),
 			p.eval(ownerSigned+`.querySelector('.consent').textContent`))
 		require.Equal(t, "ok", p.eval(ownerSigned+`.querySelector('.consent .tag').classList[1]`))
 		require.EqualValues(t, 1, p.eval(ownerSigned+`.querySelectorAll('button.approve').length`), "the named notary decides")
@@ -286,7 +287,7 @@ func TestDashboardInChromium(t *testing.T) {
 		// Waiting for the owner: the deadline, the owner's wallet and page; nothing to decide.
 		owner := card("owner-list", waitingID)
 		require.Equal(t, "PENDING_OWNER", p.eval(owner+`.querySelector('.tag').textContent`))
-		require.Contains(t, p.eval(owner+`.textContent`), deadline.UTC().Format("2006-01-02 15:04:05")+" UTC")
+		require.Contains(t, p.eval(owner+`.textContent`), dashboardTime("en", deadline))
 		require.Equal(t, deadline.UTC().Format(time.RFC3339), p.eval(owner+`.querySelector('time[datetime]:not([datetime=""])').getAttribute('datetime')`))
 		require.Contains(t, p.eval(owner+`.textContent`), waitingWallet)
 		require.Equal(t, "http://veriland.test/v1/transfers/"+waitingID+"/owner-consent", p.eval(owner+`.querySelector('a').getAttribute('href')`))
@@ -493,7 +494,9 @@ func (p *tab) checkAccessible(t *testing.T) {
 	require.Empty(t, p.eval(`Array.from(document.querySelectorAll('button')).filter(b =>
 		!b.textContent.trim() && !b.getAttribute('aria-label')).map(b => b.outerHTML)`), "buttons without a name")
 	require.Empty(t, p.eval(contrastScript), "low-contrast elements")
-	require.Equal(t, "en", p.eval(`document.documentElement.lang`))
+	lang := p.eval(`document.documentElement.lang`).(string)
+	require.Contains(t, catalogue.Languages, lang)
+	require.Equal(t, catalogue.Dir(lang), p.eval(`document.documentElement.dir`))
 	p.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}, nil)
 	require.LessOrEqual(t, p.eval(`document.documentElement.scrollWidth`).(float64), float64(390), "horizontal scroll at 390px: %v",
 		p.eval(`Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 390).slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ' ' + e.textContent.slice(0, 60))`))
@@ -562,4 +565,11 @@ func dashboardOwnerSignature(t *testing.T, h *harness, tok, id string, key *ecds
 	sig, err := ethsig.Sign(key, parcel.TransferConsentOf(&tr, parcel.DecisionApproved).Digest(h.srv.cfg.ChainID))
 	require.NoError(t, err)
 	return hexutil.Encode(sig)
+}
+
+// dashboardTime is how the dashboard prints an instant in lang: the catalogue's
+// dateTime pattern (catalogue.DateTime) to the second.
+func dashboardTime(lang string, at time.Time) string {
+	return catalogue.Fill(catalogue.Page(catalogue.Common).Text(lang, "dateTime"),
+		map[string]string{"date": catalogue.Date(lang, at), "time": at.UTC().Format("15:04:05")})
 }

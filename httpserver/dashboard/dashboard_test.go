@@ -10,15 +10,18 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland/internal/catalogue"
 )
 
-// inline returns the content of the only element delimited by open and close.
+// inline returns the content of the only element opened by exactly open, up to the
+// first close after it (the labels' data block opens with a longer tag).
 func inline(t *testing.T, doc, open, close string) string {
 	t.Helper()
 	require.Equal(t, 1, strings.Count(doc, open), open)
-	require.Equal(t, 1, strings.Count(doc, close), close)
 	_, rest, _ := strings.Cut(doc, open)
-	body, _, _ := strings.Cut(rest, close)
+	body, _, found := strings.Cut(rest, close)
+	require.True(t, found, close)
 	return body
 }
 
@@ -27,53 +30,68 @@ func sha256Source(s string) string {
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
+// TestDashboardCSPHashesMatchThePage: in every language, the page's one script and
+// one style are those the one policy allows by hash.
 func TestDashboardCSPHashesMatchThePage(t *testing.T) {
-	doc := string(Page())
-	directives := map[string]string{}
-	for d := range strings.SplitSeq(ContentSecurityPolicy(), ";") {
-		name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
-		directives[name] = value
+	for _, lang := range catalogue.Languages {
+		doc := string(Page(lang))
+		directives := map[string]string{}
+		for d := range strings.SplitSeq(ContentSecurityPolicy(), ";") {
+			name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+			directives[name] = value
+		}
+		require.Equal(t, map[string]string{
+			"default-src":               "'none'",
+			"script-src":                "'" + sha256Source(inline(t, doc, "<script>", "</script>")) + "'",
+			"style-src":                 "'" + sha256Source(inline(t, doc, "<style>", "</style>")) + "'",
+			"connect-src":               "'self'",
+			"img-src":                   "'self' data:",
+			"base-uri":                  "'none'",
+			"form-action":               "'none'",
+			"frame-ancestors":           "'none'",
+			"require-trusted-types-for": "'script'",
+			"trusted-types":             "'none'",
+		}, directives, lang)
+		require.Equal(t, 1, strings.Count(doc, `<script type="application/json" id="i18n">`), "the labels' data block")
+		require.Equal(t, 2, strings.Count(doc, "</script>"), "the data block and the script, nothing else")
 	}
-	require.Equal(t, map[string]string{
-		"default-src":               "'none'",
-		"script-src":                "'" + sha256Source(inline(t, doc, "<script>", "</script>")) + "'",
-		"style-src":                 "'" + sha256Source(inline(t, doc, "<style>", "</style>")) + "'",
-		"connect-src":               "'self'",
-		"img-src":                   "'self' data:",
-		"base-uri":                  "'none'",
-		"form-action":               "'none'",
-		"frame-ancestors":           "'none'",
-		"require-trusted-types-for": "'script'",
-		"trusted-types":             "'none'",
-	}, directives)
 }
 
-// TestDashboardPageHasNoForbiddenConstructs reads the page's source for what its
-// policy would block or what would leak: external resources, inline event handlers,
-// HTML sinks, cookies, storage other than sessionStorage.
+// TestDashboardPageHasNoForbiddenConstructs reads the page's source, and each
+// rendering, for what its policy would block or what would leak: external
+// resources, inline event handlers, HTML sinks, cookies, storage other than
+// sessionStorage.
 func TestDashboardPageHasNoForbiddenConstructs(t *testing.T) {
-	doc := string(Page())
-	for _, tc := range []struct {
-		name    string
-		pattern string
-	}{
-		{"external resource", `(?i)(src|href)\s*=\s*["']?(https?:)?//`},
-		{"inline event handler", `(?i)<[^>]+\son[a-z]+\s*=`},
-		{"innerHTML sink", `innerHTML|outerHTML|insertAdjacentHTML|document\.write`},
-		{"eval", `\beval\(|new Function\(`},
-		{"cookie", `document\.cookie`},
-		{"localStorage", `localStorage`},
-		{"javascript: URL", `(?i)["'=]\s*javascript:`},
-		{"style attribute", `(?i)<[^>]+\sstyle\s*=`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			require.Empty(t, regexp.MustCompile(tc.pattern).FindAllString(doc, -1))
-		})
+	docs := map[string]string{"index.html": source}
+	for _, lang := range catalogue.Languages {
+		docs[lang] = string(Page(lang))
 	}
-	require.Contains(t, doc, `sessionStorage`)
-	require.Contains(t, doc, `'Authorization': 'Bearer ' + token`)
-	require.Contains(t, doc, `credentials: 'omit'`)
-	require.Contains(t, doc, `<html lang="en" dir="ltr">`)
+	for name, doc := range docs {
+		for _, tc := range []struct {
+			name    string
+			pattern string
+		}{
+			{"external resource", `(?i)(src|href)\s*=\s*["']?(https?:)?//`},
+			{"inline event handler", `(?i)<[^>]+\son[a-z]+\s*=`},
+			{"innerHTML sink", `innerHTML|outerHTML|insertAdjacentHTML|document\.write`},
+			{"eval", `\beval\(|new Function\(`},
+			{"cookie", `document\.cookie`},
+			{"localStorage", `localStorage`},
+			{"javascript: URL", `(?i)["'=]\s*javascript:`},
+			{"style attribute", `(?i)<[^>]+\sstyle\s*=`},
+		} {
+			t.Run(name+"/"+tc.name, func(t *testing.T) {
+				require.Empty(t, regexp.MustCompile(tc.pattern).FindAllString(doc, -1))
+			})
+		}
+		require.Contains(t, doc, `sessionStorage`)
+		require.Contains(t, doc, `'Authorization': 'Bearer ' + token`)
+		require.Contains(t, doc, `credentials: 'omit'`)
+	}
+	_, style, _ := strings.Cut(source, "<style>")
+	style, _, _ = strings.Cut(style, "</style>")
+	require.NotRegexp(t, `(?i)(margin|padding|border)-(left|right)|(left|right)\s*:|text-align:\s*(left|right)|float:`, style,
+		"the layout mirrors in Arabic: logical properties only")
 }
 
 func TestDashboardHandler(t *testing.T) {
@@ -102,31 +120,106 @@ func TestDashboardHandler(t *testing.T) {
 			require.Equal(t, "no-referrer", h.Get("Referrer-Policy"))
 			require.Equal(t, "no-store", h.Get("Cache-Control"))
 			require.Equal(t, "DENY", h.Get("X-Frame-Options"))
+			require.Equal(t, "en", h.Get("Content-Language"))
+			require.Equal(t, "Accept-Language", h.Get("Vary"))
 			require.Empty(t, h.Values("Set-Cookie"))
 			if tc.body {
-				require.Equal(t, Page(), rec.Body.Bytes())
+				require.Equal(t, Page("en"), rec.Body.Bytes())
 			}
 		})
 	}
 }
 
-func TestDashboardMustHash(t *testing.T) {
+// TestDashboardLanguage: the page's language is the switcher's ?lang= when it is
+// one of the catalogue's, else the first of Accept-Language's preferences the
+// catalogue has (by primary subtag), else English; Arabic is right to left. The
+// page says so in <html>, in Content-Language, in its switcher and in its words.
+func TestDashboardLanguage(t *testing.T) {
 	for _, tc := range []struct {
-		name, doc string
-		panics    bool
+		name, query, accept string
+		lang, dir           string
 	}{
-		{"one element", "<style>a{}</style>", false},
-		{"none", "<p>no style</p>", true},
-		{"two", "<style>a{}</style><style>b{}</style>", true},
-		{"unclosed", "<style>a{}", true},
+		{"no preference", "", "", "en", "ltr"},
+		{"Accept-Language", "", "fr-FR,fr;q=0.9,en;q=0.5", "fr", "ltr"},
+		{"a region picks its language", "", "pt-BR", "pt", "ltr"},
+		{"Arabic is right to left", "", "ar-MA,ar;q=0.9", "ar", "rtl"},
+		{"the first language the catalogue has", "", "ja, de;q=0.8, it;q=0.9", "it", "ltr"},
+		{"an unknown language falls back to English", "", "ja,zh;q=0.9", "en", "ltr"},
+		{"?lang= wins over Accept-Language", "?lang=es", "de", "es", "ltr"},
+		{"?lang=ar", "?lang=ar", "en", "ar", "rtl"},
+		{"?lang= in capitals", "?lang=DE", "", "de", "ltr"},
+		{"an unknown ?lang= is ignored", "?lang=xx", "it", "it", "ltr"},
+		{"an unknown ?lang= and no preference", "?lang=klingon", "", "en", "ltr"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := func() { mustHash([]byte(tc.doc), "<style>", "</style>") }
-			if tc.panics {
-				require.Panics(t, f)
-				return
+			r := httptest.NewRequest("GET", "/dashboard"+tc.query, nil)
+			if tc.accept != "" {
+				r.Header.Set("Accept-Language", tc.accept)
 			}
-			require.Equal(t, sha256Source("a{}"), mustHash([]byte(tc.doc), "<style>", "</style>"))
+			require.Equal(t, tc.lang, Language(r))
+			rec := httptest.NewRecorder()
+			Handler().ServeHTTP(rec, r)
+			require.Equal(t, http.StatusOK, rec.Code)
+			require.Equal(t, tc.lang, rec.Header().Get("Content-Language"))
+			require.Equal(t, "Accept-Language", rec.Header().Get("Vary"))
+			body := rec.Body.String()
+			require.Contains(t, body, `<html lang="`+tc.lang+`" dir="`+tc.dir+`">`)
+			require.Contains(t, body, `<option value="`+tc.lang+`" lang="`+tc.lang+`" dir="`+tc.dir+`" selected>`+catalogue.Name(tc.lang)+`</option>`)
+			require.Equal(t, 1, strings.Count(body, " selected>"))
+			require.Contains(t, body, `<h1 id="title">`+Label(tc.lang, "title")+`</h1>`)
+			require.Equal(t, Page(tc.lang), rec.Body.Bytes())
+		})
+	}
+	// The switcher names every language in itself, in the catalogue's order.
+	doc := string(Page("ar"))
+	var names []string
+	for _, m := range regexp.MustCompile(`<option value="(\w+)" lang="(\w+)" dir="(\w+)"(?: selected)?>([^<]+)</option>`).FindAllStringSubmatch(doc, -1) {
+		if m[1] == m[2] {
+			names = append(names, m[1]+"="+m[4]+"/"+m[3])
+		}
+	}
+	require.Equal(t, []string{"en=English/ltr", "fr=Français/ltr", "es=Español/ltr", "pt=Português/ltr", "ar=العربية/rtl", "de=Deutsch/ltr", "it=Italiano/ltr"}, names)
+	require.Equal(t, Page("en"), Page("xx"), "an unknown language is served as English")
+}
+
+// TestDashboardFormats: the script prints dates and numbers with the catalogue's
+// common patterns, as the server does; Arabic keeps Western digits.
+func TestDashboardFormats(t *testing.T) {
+	fr := FormatsOf("fr")
+	require.Equal(t, "janvier", fr.Months[0])
+	require.Equal(t, "décembre", fr.Months[11])
+	require.Equal(t, "{date} à {time} UTC", fr.DateTime)
+	require.Equal(t, ",", fr.Decimal)
+	de := FormatsOf("de")
+	require.Equal(t, "{d}. {month} {y}", de.Date)
+	require.Equal(t, ".", de.Group)
+	ar := FormatsOf("ar")
+	require.Equal(t, ",", ar.Group)
+	require.Equal(t, ".", ar.Decimal)
+	require.Contains(t, string(Page("fr")), `"months":["janvier","février"`)
+}
+
+// TestDashboardMustPolicy: one policy for every rendering, or a panic at start-up.
+func TestDashboardMustPolicy(t *testing.T) {
+	same := func(script, style string) []byte {
+		return []byte("<style>" + style + "</style><script type=\"application/json\" id=\"i18n\">{}</script><script>" + script + "</script>")
+	}
+	all := func(f func(lang string) []byte) map[string][]byte {
+		out := map[string][]byte{}
+		for _, l := range catalogue.Languages {
+			out[l] = f(l)
+		}
+		return out
+	}
+	require.Contains(t, mustPolicy(all(func(string) []byte { return same("a()", "b{}") })), "'"+sha256Source("a()")+"'")
+	for name, pages := range map[string]map[string][]byte{
+		"a script differs": all(func(l string) []byte { return same("a('"+l+"')", "b{}") }),
+		"a style differs":  all(func(l string) []byte { return same("a()", "b{"+l+"}") }),
+		"no style":         all(func(string) []byte { return []byte("<script>a()</script>") }),
+		"two scripts":      all(func(string) []byte { return append(same("a()", "b{}"), "<script>c()</script>"...) }),
+	} {
+		t.Run(name, func(t *testing.T) {
+			require.Panics(t, func() { mustPolicy(pages) })
 		})
 	}
 }
@@ -135,22 +228,23 @@ func TestDashboardMustHash(t *testing.T) {
 // (SPEC S14): a colour for each token status, the holder kinds in words, and short
 // addresses and hashes whose full value is their title.
 func TestDashboardHasLandTitles(t *testing.T) {
-	doc := string(Page())
+	doc := source
 	for _, want := range []string{
-		`<button type="button" id="tab-parcels" data-section="parcels" aria-controls="parcels">Parcels</button>`,
+		`<button type="button" id="tab-parcels" data-section="parcels" aria-controls="parcels">{{t .Lang "parcels.tab"}}</button>`,
 		`<section id="parcels" class="page" aria-labelledby="parcels-title" hidden>`,
 		`<ul id="parcel-list" class="cards"`,
 		`parcels: { roles: ['holder', 'verifier', 'notary', 'admin'], load: loadParcels }`,
 		`MINTED: 'ok', BURNED: 'burned', DISABLED: 'plain'`,
-		`OWNER_WALLET: 'the owner’s wallet'`,
-		`REGISTRY_CUSTODY: 'the registry’s custody account (owner without a wallet)'`,
-		`make('code', { title: s, 'data-full': s, text: s.length > 14 ? s.slice(0, 6) + '…' + s.slice(-4) : s })`,
-		`['Mint tx', txFact(tk.mintTx, tk.mintBlock, tk.mintedAt)]`,
-		`['Burn tx', txFact(tk.burnTx, 0, tk.burnedAt)]`,
+		`known('holder.' + tk.holderKind) ? t('holder.' + tk.holderKind)`,
+		`make('code', { title: s, 'data-full': s, dir: 'ltr', text: s.length > 14 ? s.slice(0, 6) + '…' + s.slice(-4) : s })`,
+		`[t('fact.mintTx'), txFact(tk.mintTx, tk.mintBlock, tk.mintedAt)]`,
+		`[t('fact.burnTx'), txFact(tk.burnTx, 0, tk.burnedAt)]`,
 		`'parcel-list'`, // cleared on sign-out
 	} {
 		require.Contains(t, doc, want)
 	}
+	require.Equal(t, "the owner’s wallet", Label("en", "holder.OWNER_WALLET"))
+	require.Equal(t, "the registry’s custody account (owner without a wallet)", Label("en", "holder.REGISTRY_CUSTODY"))
 	style := inline(t, doc, "<style>", "</style>")
 	require.Contains(t, style, ".burned { background: #37474f; color: #ffffff; }")
 	require.Contains(t, style, ".plain { background: var(--panel); color: var(--fg);")
