@@ -8,12 +8,14 @@ import (
 	"image/color"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/boombuler/barcode"
 	"github.com/boombuler/barcode/qr"
 	"github.com/go-pdf/fpdf"
+
+	"github.com/veriland/veriland/internal/catalogue"
+	"github.com/veriland/veriland/parcel/plan"
 )
 
 // AttachmentName is the file name of the certificate JSON embedded in every PDF.
@@ -31,6 +33,9 @@ type Input struct {
 	Hash string
 	// VerifyURL is the public verification page's URL, encoded in the QR code.
 	VerifyURL string
+	// Lang is the page's language, one of catalogue.Languages (another, or "", prints
+	// English). Arabic lays the page out right to left.
+	Lang string
 	// ParcelID and Version name the certificate version.
 	ParcelID string
 	Version  uint64
@@ -43,11 +48,33 @@ type Input struct {
 	City, Notary, TokenID     string
 	// Lat and Lon are WGS84 degrees; AreaM2 square metres.
 	Lat, Lon, AreaM2 float64
+	// Boundary is the parcel's surveyed boundary, its exterior ring as [longitude,
+	// latitude] positions (GeoJSON order); nil for a parcel without one, which is
+	// drawn as a circle of its area around its GPS point.
+	Boundary [][2]float64
 	// CertifiedAt is the certification time; it is also the PDF's creation date.
 	CertifiedAt time.Time
 	// Status is the certificate's status when the PDF is made (CURRENT, SUPERSEDED or
 	// REVOKED); the QR code leads to the live status.
 	Status string
+	// Title is the version's land title token (nil: none is printed but TokenID).
+	Title *LandTitle
+}
+
+// LandTitle is the land title token of a certificate version, as the registry knows
+// it when the PDF is made (parcel.Token): public chain facts, no personal data.
+type LandTitle struct {
+	// Status is PENDING, MINTED, BURNED, FAILED or DISABLED (no chain).
+	Status string
+	// Standard is the token standard, ERC-5192 (soulbound) when "".
+	Standard string
+	// Contract and ChainID name the LandTitle contract; "" and 0 without a chain.
+	Contract string
+	ChainID  uint64
+	// Holder is the address that holds the token and HolderKind whose it is:
+	// OWNER_WALLET (the owner's bound wallet) or REGISTRY_CUSTODY (the registry's
+	// custody account, for an owner without a wallet).
+	Holder, HolderKind string
 }
 
 // Errors returned by Render for an Input it cannot print truthfully.
@@ -57,24 +84,44 @@ var (
 	ErrNoCertifiedAt = errors.New("pdf: certification time is missing")
 )
 
-// Page geometry in millimetres (A4 portrait).
+// Page geometry in millimetres (A4 portrait). Offsets are from the start margin: the
+// left one in left-to-right languages, the right one in Arabic.
 const (
-	pageW       = 210.0
-	margin      = 20.0
-	contentW    = pageW - 2*margin
-	labelW      = 42.0
-	valueW      = contentW - labelW
-	rowH        = 6.5
-	qrSize      = 42.0
+	pageW     = 210.0
+	pageH     = 297.0
+	margin    = 18.0
+	contentW  = pageW - 2*margin
+	labelW    = 44.0
+	valueW    = contentW - labelW
+	rowH      = 5.0
+	monoH     = 4.3
+	noteH     = 3.7
+	rowGap    = 0.9
+	planW     = 84.0
+	planH     = 68.0
+	bandGap   = 7.0
+	qrSize    = 36.0
+	footerPad = 12.0 // from the bottom edge to the footer's last line
+
 	qrQuietZone = 4 // modules of white around the symbol, as ISO/IEC 18004 asks
+
+	labelPt = 9.0
+	valuePt = 10.5
+	monoPt  = 8.5
+	notePt  = 8.0
 )
 
 // palette: text and status colours with contrast ≥ 4.5:1 on white (STYLE §6); status
-// is always spelt out too, never colour alone.
+// is always spelt out too, never colour alone. The drawing's outline is #1b5e20 (7.9:1)
+// on a light fill under no text, its frame #767676 (4.5:1), as parcel/plan's SVG.
 var (
-	inkRGB   = [3]int{11, 12, 12}
-	mutedRGB = [3]int{80, 90, 92}
-	ruleRGB  = [3]int{177, 180, 182}
+	inkRGB     = [3]int{11, 12, 12}
+	mutedRGB   = [3]int{80, 90, 92}
+	ruleRGB    = [3]int{177, 180, 182}
+	outlineRGB = [3]int{27, 94, 32}
+	fillRGB    = [3]int{220, 237, 200}
+	frameRGB   = [3]int{118, 118, 118}
+	planInkRGB = [3]int{26, 26, 26}
 )
 
 func statusColour(status string) [3]int {
@@ -90,37 +137,98 @@ func statusColour(status string) [3]int {
 	}
 }
 
-func statusSentence(status string) string {
-	switch status {
-	case "CURRENT":
-		return "This certificate was CURRENT when this document was produced."
-	case "SUPERSEDED":
-		return "This certificate is SUPERSEDED: a later version replaces it."
-	case "REVOKED":
-		return "This certificate is REVOKED: it no longer proves ownership."
-	default:
-		return "Status: " + status
-	}
+// page is one Render call's drawing state.
+type page struct {
+	f    *fpdf.Fpdf
+	t    *typesetter
+	c    catalogue.Table
+	lang string
+	rtl  bool
 }
 
-// Render returns the certificate as a one-page A4 PDF. The same Input always gives the
-// same bytes.
+func (p *page) text(key string) string { return p.c.Text(p.lang, key) }
+
+func (p *page) format(key string, args map[string]string) string {
+	return p.c.Format(p.lang, key, args)
+}
+
+// x returns the page x of a box w wide whose start edge is off mm from the start
+// margin: mirrored in a right-to-left language.
+func (p *page) x(off, w float64) float64 {
+	if p.rtl {
+		return pageW - margin - off - w
+	}
+	return margin + off
+}
+
+func (p *page) ink(c [3]int)  { p.f.SetTextColor(c[0], c[1], c[2]) }
+func (p *page) draw(c [3]int) { p.f.SetDrawColor(c[0], c[1], c[2]) }
+func (p *page) fill(c [3]int) { p.f.SetFillColor(c[0], c[1], c[2]) }
+
+// para sets s in lines at most w mm wide, lh mm apart, aligned to the start edge of
+// the box at offset off, from the top y; it returns the y under the last line.
+func (p *page) para(off, y, w, lh float64, s string, st style, size float64, col [3]int) float64 {
+	p.ink(col)
+	for _, l := range p.t.lines(s, st, size, w) {
+		p.t.drawLine(l, st, size, p.x(off, l.w), baseline(y, lh, size))
+		y += lh
+	}
+	return y
+}
+
+// monoLines sets a code (hash, address, id, URL) in monospace lines of at most w mm,
+// split evenly, from the top y; it returns the y under the last line.
+func (p *page) monoLines(off, y, w, lh float64, s string, size float64, col [3]int) float64 {
+	for _, line := range chunk(s, monoChars(w, size)) {
+		y = p.para(off, y, 0, lh, line, mono, size, col)
+	}
+	return y
+}
+
+// centred draws s on one line centred on page x cx, its baseline at y.
+func (p *page) centred(cx, y float64, s string, st style, size float64, col [3]int) {
+	p.ink(col)
+	l := p.t.lines(s, st, size, 0)[0]
+	p.t.drawLine(l, st, size, cx-l.w/2, y)
+}
+
+// baseline is the baseline of a line of size pt centred in a box lh mm tall at y.
+func baseline(y, lh, size float64) float64 { return y + lh/2 + 0.3*size*ptToMM }
+
+// layout records where the content ended, for the tests: the facts, the drawing and
+// the verification block must end above the footer.
+type layout struct {
+	contentEnd, footerTop float64
+	plan                  *plan.Plan
+	planX, planY          float64
+}
+
+// Render returns the certificate as a one-page A4 PDF in in.Lang. The same Input
+// always gives the same bytes.
 func Render(in Input) ([]byte, error) {
+	doc, _, err := render(in)
+	return doc, err
+}
+
+func render(in Input) ([]byte, *layout, error) {
 	if len(bytes.TrimSpace(in.CertificateJSON)) == 0 || !json.Valid(in.CertificateJSON) ||
 		bytes.TrimSpace(in.CertificateJSON)[0] != '{' {
-		return nil, ErrNoCertificate
+		return nil, nil, ErrNoCertificate
 	}
 	if in.VerifyURL == "" {
-		return nil, ErrNoVerifyURL
+		return nil, nil, ErrNoVerifyURL
 	}
 	if in.CertifiedAt.IsZero() {
-		return nil, ErrNoCertifiedAt
+		return nil, nil, ErrNoCertifiedAt
 	}
 	code, err := qr.Encode(in.VerifyURL, qr.M, qr.Auto)
 	if err != nil {
-		return nil, fmt.Errorf("pdf: QR code of the verification URL: %w", err)
+		return nil, nil, fmt.Errorf("pdf: QR code of the verification URL: %w", err)
 	}
 
+	lang := catalogue.Lang(in.Lang)
+	c := catalogue.Page("certificate")
+	version := strconv.FormatUint(in.Version, 10)
 	at := in.CertifiedAt.UTC()
 	f := fpdf.NewCustom(&fpdf.InitType{OrientationStr: "P", UnitStr: "mm", SizeStr: "A4"})
 	f.SetCatalogSort(true)
@@ -128,159 +236,261 @@ func Render(in Input) ([]byte, error) {
 	f.SetModificationDate(at)
 	f.SetProducer("veriland parcel/pdf", true)
 	f.SetCreator("veriland land registry", true)
-	f.SetTitle("Land parcel certificate "+in.ParcelID+" version "+strconv.FormatUint(in.Version, 10), true)
-	f.SetSubject("Certificate hash "+in.Hash, true)
-	f.SetLang("en")
+	f.SetTitle(c.Format(lang, "pdfTitle", map[string]string{"parcel": in.ParcelID, "version": version}), true)
+	f.SetSubject(c.Format(lang, "pdfSubject", map[string]string{"hash": in.Hash}), true)
+	f.SetLang(lang)
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(false, margin)
 	f.SetAttachments([]fpdf.Attachment{{
 		Content:     in.CertificateJSON,
 		Filename:    AttachmentName,
-		Description: "Signed certificate (JSON) for offline verification",
+		Description: c.Text(lang, "attachment"),
 	}})
-	tr := cp1252(f)
+	rtl := catalogue.Dir(lang) == "rtl"
+	ts, err := newTypesetter(f, lang, rtl)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &page{f: f, t: ts, c: c, lang: lang, rtl: rtl}
+	lay := &layout{}
 	f.AddPage()
 
-	setRGB := func(set func(r, g, b int), c [3]int) { set(c[0], c[1], c[2]) }
 	rule := func(y float64) {
-		setRGB(f.SetDrawColor, ruleRGB)
+		p.draw(ruleRGB)
 		f.SetLineWidth(0.3)
 		f.Line(margin, y, pageW-margin, y)
 	}
 
 	// Heading: what the page is for.
-	setRGB(f.SetTextColor, mutedRGB)
-	f.SetFont("Helvetica", "", 10)
-	f.CellFormat(contentW, 5, tr("Land registry"), "", 1, "L", false, 0, "")
-	setRGB(f.SetTextColor, inkRGB)
-	f.SetFont("Helvetica", "B", 22)
-	f.CellFormat(contentW, 11, tr("Land parcel certificate"), "", 1, "L", false, 0, "")
-	f.SetFont("Helvetica", "", 11)
-	setRGB(f.SetTextColor, mutedRGB)
-	f.CellFormat(contentW, 6, tr("Parcel "+in.ParcelID+", certificate version "+strconv.FormatUint(in.Version, 10)), "", 1, "L", false, 0, "")
-	f.Ln(3)
+	y := margin - 2
+	y = p.para(0, y, contentW, 5, p.text("registry"), regular, 10, mutedRGB)
+	y = p.para(0, y, contentW, 9, p.text("title"), bold, 18, inkRGB)
+	y = p.para(0, y, contentW, 6, p.format("subtitle", map[string]string{"parcel": in.ParcelID, "version": version}), regular, 11, mutedRGB)
+	y += 2.5
 
 	// The important fact first: the status, in words and colour.
 	sc := statusColour(in.Status)
-	y := f.GetY()
-	f.SetXY(margin+6, y+0.5)
-	setRGB(f.SetTextColor, sc)
-	f.SetFont("Helvetica", "B", 15)
-	f.CellFormat(contentW-6, 7, tr("Status: "+in.Status), "", 2, "L", false, 0, "")
-	setRGB(f.SetTextColor, inkRGB)
-	f.SetFont("Helvetica", "", 10)
-	f.MultiCell(contentW-6, 5, tr(statusSentence(in.Status)+" Scan the QR code for the status today."), "", "L", false)
-	end := f.GetY() + 0.5
-	setRGB(f.SetFillColor, sc)
-	f.Rect(margin, y, 2.5, end-y, "F")
-	f.SetY(end + 4)
-	rule(f.GetY())
-	f.Ln(4)
+	word := in.Status
+	if w := p.text("status." + in.Status); w != "" {
+		word = w
+	}
+	top := y
+	y = p.para(6, y+0.5, contentW-6, 7, p.format("status", map[string]string{"status": word}), bold, 14, sc)
+	sentence := p.text("sentence." + in.Status)
+	if sentence != "" {
+		sentence += " "
+	}
+	y = p.para(6, y, contentW-6, 4.8, sentence+p.text("scanToday"), regular, 10, inkRGB)
+	y += 0.5
+	p.fill(sc)
+	f.Rect(p.x(0, 2.5), top, 2.5, y-top, "F")
+	y += 3
+	rule(y)
+	y += 3
 
-	// The facts, one per row.
-	row := func(label, value string, mono bool) {
-		y := f.GetY()
-		setRGB(f.SetTextColor, mutedRGB)
-		f.SetFont("Helvetica", "", 10)
-		f.SetXY(margin, y)
-		f.CellFormat(labelW, rowH, tr(label), "", 0, "L", false, 0, "")
-		setRGB(f.SetTextColor, inkRGB)
-		if mono {
-			f.SetFont("Courier", "", 9)
-			f.SetXY(margin+labelW, y+0.9)
-			for _, line := range chunk(value, monoChars(valueW, 9)) {
-				f.CellFormat(valueW, 4.6, tr(line), "", 2, "L", false, 0, "")
-			}
-			f.SetY(math.Max(f.GetY()+1.2, y+rowH))
-		} else {
-			f.SetFont("Helvetica", "B", 11)
-			f.SetXY(margin+labelW, y)
-			f.MultiCell(valueW, rowH, tr(value), "", "L", false)
-		}
-		f.Ln(1)
+	// The facts, one per row: the label at the start, the value after it.
+	label := func(y float64, s string) float64 {
+		return p.para(0, y, labelW-3, rowH, s, regular, labelPt, mutedRGB)
 	}
-	row("Owner", in.OwnerName, false)
-	if !printable(in.OwnerName) {
-		// Say so rather than let "?" pass for the name.
-		setRGB(f.SetTextColor, mutedRGB)
-		f.SetFont("Helvetica", "", 8.5)
-		f.SetX(margin + labelW)
-		f.MultiCell(valueW, 4, tr("Some characters of the name cannot be shown in this PDF's fonts (shown as ?); "+
-			"the exact name is in the attached "+AttachmentName+"."), "", "L", false)
-		f.Ln(1.5)
+	row := func(name, value string) {
+		ly := label(y, name)
+		vy := p.para(labelW, y, valueW, rowH, value, bold, valuePt, inkRGB)
+		y = math.Max(ly, vy) + rowGap
 	}
-	row("Identity document", "ending in "+in.IDDocLast4, false)
+	codeRow := func(name, value string) {
+		ly := label(y, name)
+		vy := p.monoLines(labelW, y+(rowH-monoH)/2, valueW, monoH, value, monoPt, inkRGB)
+		y = math.Max(ly, vy+(rowH-monoH)/2) + rowGap
+	}
+	note := func(s string) {
+		y = p.para(labelW, y-0.3, valueW, noteH, s, regular, notePt, mutedRGB) + rowGap + 0.4
+	}
+	row(p.text("label.owner"), in.OwnerName)
+	if !ts.covers(in.OwnerName, bold) {
+		// Say so rather than let a blank box pass for a letter of the name.
+		note(p.format("nameUnprintable", map[string]string{"file": AttachmentName}))
+	}
+	row(p.text("label.idDoc"), p.format("idDoc.value", map[string]string{"last4": in.IDDocLast4}))
 	if in.OwnerWallet != "" {
-		how := "verified by the notary"
+		codeRow(p.text("label.wallet"), in.OwnerWallet)
+		how := "wallet.NOTARY_VERIFIED"
 		if in.OwnerBinding == "IDENTITY_VERIFIED" {
-			how = "verified by the notary; the wallet of a verified identity"
+			how = "wallet.IDENTITY_VERIFIED"
 		}
-		row("Owner's wallet", in.OwnerWallet, true)
-		setRGB(f.SetTextColor, mutedRGB)
-		f.SetFont("Helvetica", "", 8.5)
-		f.SetX(margin + labelW)
-		f.MultiCell(valueW, 4, tr(how+": a transfer of this parcel needs this wallet's signature."), "", "L", false)
-		f.Ln(1.5)
+		note(p.text(how))
 	}
-	row("Parcel", in.ParcelID, false)
-	row("Certificate version", strconv.FormatUint(in.Version, 10), false)
-	row("City", in.City, false)
-	row("Area", formatArea(in.AreaM2), false)
-	row("GPS (WGS84)", formatGPS(in.Lat, in.Lon), false)
-	row("Notary", in.Notary, false)
-	row("Certified", at.Format("2 January 2006, 15:04:05 UTC"), false)
-	row("Token (ERC-5192)", in.TokenID, true)
-	row("Certificate hash", in.Hash, true)
-	f.Ln(2)
-	rule(f.GetY())
-	f.Ln(5)
-
-	// Verification block: QR code on the left, how to check on the right.
-	top := f.GetY()
-	drawQR(f, code, margin, top, qrSize)
-	tx := margin + qrSize + 8
-	tw := contentW - qrSize - 8
-	f.SetXY(tx, top)
-	setRGB(f.SetTextColor, inkRGB)
-	f.SetFont("Helvetica", "B", 13)
-	f.CellFormat(tw, 7, tr("Check this certificate"), "", 2, "L", false, 0, "")
-	f.SetFont("Helvetica", "", 10)
-	f.MultiCell(tw, 5, tr("Scan the QR code, or type the address below, to see this certificate's status "+
-		"in the public registry today. The page shows the parcel, never the owner's name or identity document."), "", "L", false)
-	f.SetX(tx)
-	f.Ln(2)
-	f.SetX(tx)
-	f.MultiCell(tw, 5, tr("This PDF carries the signed certificate as the attachment "+AttachmentName+
-		". Its keccak256 hash over the canonical JSON (RFC 8785) is the certificate hash above; "+
-		"the issuer's EIP-712 signature can be checked offline."), "", "L", false)
-
-	// The URL under the QR code, in full, for readers who cannot scan.
-	f.SetY(math.Max(f.GetY(), top+qrSize) + 3)
-	setRGB(f.SetTextColor, mutedRGB)
-	f.SetFont("Helvetica", "", 9)
-	f.CellFormat(contentW, 4.5, tr("Verification address:"), "", 1, "L", false, 0, "")
-	setRGB(f.SetTextColor, inkRGB)
-	f.SetFont("Courier", "", 9)
-	for _, line := range chunk(in.VerifyURL, monoChars(contentW, 9)) {
-		f.CellFormat(contentW, 4.2, tr(line), "", 1, "L", false, 0, "")
+	row(p.text("label.parcel"), in.ParcelID)
+	row(p.text("label.city"), in.City)
+	row(p.text("label.area"), areaText(lang, in.AreaM2))
+	row(p.text("label.gps"), p.gpsText(in.Lat, in.Lon))
+	row(p.text("label.notary"), in.Notary)
+	row(p.text("label.certified"), catalogue.DateTime(lang, at))
+	if t := in.Title; t != nil {
+		status := p.text("token." + t.Status)
+		if status == "" {
+			status = t.Status
+		}
+		row(p.text("label.title"), status)
+		standard := t.Standard
+		if standard == "" {
+			standard = "ERC-5192"
+		}
+		note(p.format("token.kind", map[string]string{"standard": standard}))
 	}
-	urlTop := top + qrSize + 7.5
-	f.LinkString(margin, top, qrSize, qrSize, in.VerifyURL)
-	f.LinkString(margin, urlTop, contentW, f.GetY()-urlTop, in.VerifyURL)
+	codeRow(p.text("label.tokenId"), in.TokenID)
+	if t := in.Title; t != nil {
+		if t.Contract != "" {
+			codeRow(p.text("label.contract"), t.Contract)
+			if t.ChainID != 0 {
+				note(p.format("chain.value", map[string]string{"chain": strconv.FormatUint(t.ChainID, 10)}))
+			}
+		}
+		if holder := p.text("holder." + t.HolderKind); holder != "" || t.Holder != "" {
+			if holder == "" {
+				holder = t.HolderKind
+			}
+			row(p.text("label.holder"), holder)
+			if t.Holder != "" {
+				y = p.monoLines(labelW, y-0.3, valueW, monoH, t.Holder, monoPt, inkRGB) + rowGap
+			}
+		}
+	}
+	codeRow(p.text("label.hash"), in.Hash)
+	y += 1.5
+	rule(y)
+	y += 4
+
+	// The drawing of the parcel at the start, the verification block after it.
+	bandTop := y
+	planEnd := p.drawPlan(in, bandTop, lay)
+	colOff := planW + bandGap
+	colW := contentW - colOff
+	cy := p.para(colOff, bandTop, colW, 6, p.text("check.title"), bold, 12, inkRGB) + 1
+	qx := p.x(colOff, qrSize)
+	drawQR(f, code, qx, cy, qrSize)
+	f.LinkString(qx, cy, qrSize, qrSize, in.VerifyURL)
+	ty := p.para(colOff+qrSize+3, cy, colW-qrSize-3, noteH, p.text("check.scan"), regular, notePt, inkRGB)
+	// The URL in full under the QR code, for readers who cannot scan.
+	cy = math.Max(cy+qrSize, ty) + 1.5
+	cy = p.para(colOff, cy, colW, 4.2, p.text("address"), regular, notePt, mutedRGB)
+	urlTop := cy
+	cy = p.monoLines(colOff, cy, colW, 3.8, in.VerifyURL, 7.5, inkRGB)
+	f.LinkString(p.x(colOff, colW), urlTop, colW, cy-urlTop, in.VerifyURL)
+
+	// How the paper verifies offline, under the band.
+	y = math.Max(planEnd, cy) + 3
+	y = p.para(0, y, contentW, noteH, p.format("check.offline", map[string]string{"file": AttachmentName}), regular, notePt, inkRGB)
+	lay.contentEnd = y
 
 	// Footer.
-	setRGB(f.SetTextColor, mutedRGB)
-	f.SetFont("Helvetica", "", 8)
-	f.SetXY(margin, 297-margin-8)
-	f.MultiCell(contentW, 4, tr("Produced from the registry's records for certificate version "+
-		strconv.FormatUint(in.Version, 10)+" of parcel "+in.ParcelID+". Printed statuses do not update; "+
-		"the registry's answer for the hash is authoritative."), "", "L", false)
+	footer := p.format("footer", map[string]string{"version": version, "parcel": in.ParcelID})
+	n := len(ts.lines(footer, regular, 7.5, contentW))
+	lay.footerTop = pageH - footerPad - float64(n)*3.6
+	p.para(0, lay.footerTop, contentW, 3.6, footer, regular, 7.5, mutedRGB)
 
 	var out bytes.Buffer
 	if err := f.Output(&out); err != nil {
-		return nil, fmt.Errorf("pdf: %w", err)
+		return nil, nil, fmt.Errorf("pdf: %w", err)
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), lay, nil
+}
+
+// drawPlan draws the parcel in a framed box planW × planH at the start of the band
+// at y: its title, the drawing (north up, east right, in every language: a map is
+// not mirrored) and what it shows. It returns the y under the box.
+func (p *page) drawPlan(in Input, y float64, lay *layout) float64 {
+	f := p.f
+	bx := p.x(0, planW)
+	p.draw(frameRGB)
+	f.SetLineWidth(0.3)
+	f.Rect(bx, y, planW, planH, "D")
+	title := catalogue.Page(catalogue.Common).Text(p.lang, "plan.title")
+	ty := p.para(2.5, y+1.5, planW-5, 5, title, bold, 9.5, inkRGB)
+	const descLines = 2
+	drawH := planH - (ty - y) - descLines*3.4 - 2.5
+	pl, err := plan.Draw(plan.Input{Lat: in.Lat, Lon: in.Lon, AreaM2: in.AreaM2, Boundary: in.Boundary}, planW, drawH)
+	if err != nil {
+		p.para(2.5, ty+4, planW-5, noteH, p.text("plan.unavailable"), regular, notePt, inkRGB)
+		return y + planH
+	}
+	labels := pl.LabelsFor(p.lang, in.AreaM2)
+	lay.plan, lay.planX, lay.planY = pl, bx, ty
+	at := func(q plan.Point) fpdf.PointType { return fpdf.PointType{X: bx + q.X, Y: ty + q.Y} }
+
+	p.draw(outlineRGB)
+	p.fill(fillRGB)
+	f.SetLineWidth(0.6)
+	f.SetLineJoinStyle("round")
+	switch {
+	case len(pl.Outline) > 0:
+		pts := make([]fpdf.PointType, len(pl.Outline))
+		for i, q := range pl.Outline {
+			pts[i] = at(q)
+		}
+		f.Polygon(pts, "DF")
+	case pl.Area != nil:
+		f.SetDashPattern([]float64{1.6, 1.1}, 0)
+		ctr := at(pl.Area.Center)
+		f.Circle(ctr.X, ctr.Y, pl.Area.R, "DF")
+		f.SetDashPattern([]float64{}, 0)
+	}
+	if pl.MarkerShown {
+		m := at(pl.Marker)
+		p.fill(planInkRGB)
+		f.SetDrawColor(255, 255, 255)
+		f.SetLineWidth(0.4)
+		f.Circle(m.X, m.Y, 1.1, "FD")
+	}
+	// The scale bar: a bar with end ticks, its length above it.
+	s := pl.Scale
+	a, b := at(s.Start), at(plan.Point{X: s.Start.X + s.Length, Y: s.Start.Y})
+	p.draw(planInkRGB)
+	f.SetLineWidth(0.5)
+	f.SetLineCapStyle("butt")
+	f.Line(a.X, a.Y, b.X, b.Y)
+	f.Line(a.X, a.Y-1.6, a.X, a.Y+0.3)
+	f.Line(b.X, b.Y-1.6, b.X, b.Y+0.3)
+	p.centred((a.X+b.X)/2, a.Y-2.4, labels.Scale, regular, 7.5, planInkRGB)
+	// The north arrow: a tall triangle, the letter under it.
+	n := pl.North
+	tip := at(n.Tip)
+	w := n.Size / 2.5
+	p.fill(planInkRGB)
+	f.Polygon([]fpdf.PointType{
+		{X: tip.X, Y: tip.Y}, {X: tip.X + w/2, Y: tip.Y + n.Size*0.75},
+		{X: tip.X, Y: tip.Y + n.Size*0.6}, {X: tip.X - w/2, Y: tip.Y + n.Size*0.75},
+	}, "F")
+	p.centred(tip.X, tip.Y+n.Size+1.2, labels.North, bold, 8, planInkRGB)
+	p.para(2.5, ty+drawH, planW-5, 3.4, labels.Description, regular, 7, mutedRGB)
+	return y + planH
+}
+
+// areaText prints an area in square metres, and in hectares too from one hectare.
+func areaText(lang string, m2 float64) string {
+	s := plan.AreaText(lang, m2)
+	if m2 < 10000 {
+		return s
+	}
+	c := catalogue.Page("certificate")
+	ha := c.Format(lang, "unit.ha", map[string]string{"n": catalogue.Number(lang, m2/10000, 2)})
+	return c.Format(lang, "area.value", map[string]string{"m2": s, "ha": ha})
+}
+
+// gpsText prints the GPS point as degrees with their hemispheres, latitude first
+// (the order of the request's gps member), six decimals (about 0.1 m).
+func (p *page) gpsText(lat, lon float64) string {
+	ns, ew := "gps.N", "gps.E"
+	if lat < 0 {
+		ns = "gps.S"
+	}
+	if lon < 0 {
+		ew = "gps.W"
+	}
+	// Each coordinate is a left-to-right isolate (LRI … PDI, UAX #9): after an Arabic
+	// word a number is an Arabic number, and the degree sign after it would otherwise
+	// go to its left.
+	deg := func(v float64) string { return "\u2066" + catalogue.Number(p.lang, math.Abs(v), 6) + "°\u2069" }
+	return p.format("gps.value", map[string]string{"lat": deg(lat), "ns": p.text(ns), "lon": deg(lon), "ew": p.text(ew)})
 }
 
 // drawQR draws the QR code as filled squares (runs of dark modules merged per row) inside
@@ -313,43 +523,6 @@ func isDark(c color.Color) bool {
 	return r+g+b < 3*0x8000
 }
 
-// cp1252 returns a translator from UTF-8 to the code page of the core fonts, with "?"
-// for what the code page cannot show.
-func cp1252(f *fpdf.Fpdf) func(string) string {
-	tr := f.UnicodeTranslatorFromDescriptor("cp1252")
-	return func(s string) string {
-		var b strings.Builder
-		for _, r := range s {
-			switch {
-			case r < 0x20 || r == 0x7f:
-				b.WriteByte(' ')
-			case r < 0x80:
-				b.WriteRune(r)
-			default:
-				t := tr(string(r))
-				if len(t) != 1 || t == "." {
-					t = "?"
-				}
-				b.WriteString(t)
-			}
-		}
-		return b.String()
-	}
-}
-
-// printable reports whether the core fonts can show every character of s.
-func printable(s string) bool {
-	for _, r := range s {
-		if r >= 0x80 && !strings.ContainsRune(cp1252Extras, r) && !(r >= 0xa0 && r <= 0xff) {
-			return false
-		}
-	}
-	return true
-}
-
-// cp1252Extras are the characters Windows-1252 has in 0x80–0x9f (above that it is Latin-1).
-const cp1252Extras = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
-
 // chunk splits s into as few lines of at most n bytes as it can, of even length
 // (monospace text with no spaces: hashes, token ids, URLs).
 func chunk(s string, n int) []string {
@@ -369,46 +542,8 @@ func chunk(s string, n int) []string {
 	return append(lines, s)
 }
 
-// monoChars is how many Courier characters (0.6 em wide) of size pt fit in w mm.
+// monoChars is how many DejaVu Sans Mono characters (1233/2048 em wide) of size pt
+// fit in w mm.
 func monoChars(w, pt float64) int {
-	return int(w / (0.6 * pt * 25.4 / 72))
-}
-
-// formatArea prints square metres with thousands separators, and hectares when large.
-func formatArea(m2 float64) string {
-	s := groupThousands(strconv.FormatFloat(m2, 'f', -1, 64)) + " m²"
-	if m2 >= 10000 {
-		s += " (" + groupThousands(strconv.FormatFloat(m2/10000, 'f', -1, 64)) + " ha)"
-	}
-	return s
-}
-
-func groupThousands(num string) string {
-	intPart, frac, hasFrac := strings.Cut(num, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return b.String()
-}
-
-// formatGPS prints latitude and longitude as signed decimal degrees (the order of the
-// request's gps member) with hemispheres spelt out.
-func formatGPS(lat, lon float64) string {
-	ns, ew := "N", "E"
-	if lat < 0 {
-		ns = "S"
-	}
-	if lon < 0 {
-		ew = "W"
-	}
-	return fmt.Sprintf("%s, %s  (%s° %s, %s° %s)",
-		strconv.FormatFloat(lat, 'f', -1, 64), strconv.FormatFloat(lon, 'f', -1, 64),
-		strconv.FormatFloat(math.Abs(lat), 'f', 6, 64), ns, strconv.FormatFloat(math.Abs(lon), 'f', 6, 64), ew)
+	return int(w / (1233.0 / 2048 * pt * ptToMM))
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-pdf/fpdf"
 	"github.com/makiuchi-d/gozxing"
 	gzqr "github.com/makiuchi-d/gozxing/qrcode"
 
@@ -242,7 +243,13 @@ func BenchmarkExtractCertificate(b *testing.B) {
 	}
 }
 
-func TestPrintable(t *testing.T) {
+// TestCovers: DejaVu prints Latin, Greek, Cyrillic and Arabic names; a script it
+// lacks (CJK) is reported, so the page says the exact name is in the attachment.
+func TestCovers(t *testing.T) {
+	ts, err := newTypesetter(fpdf.New("P", "mm", "A4", ""), "en", false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		s    string
 		want bool
@@ -250,13 +257,15 @@ func TestPrintable(t *testing.T) {
 		{"John Smith", true},
 		{"María José Núñez-Ångström", true},
 		{"Œuvre “quoted” – €5", true},
-		{"Αλέξανδρος", false},
+		{"Αλέξανδρος", true},
+		{"Łukasz Żółć", true},
+		{"Владимир", true},
+		{"محمد الأمين", true},
 		{"山田太郎", false},
-		{"Łukasz", false},
 	}
 	for _, tt := range tests {
-		if got := printable(tt.s); got != tt.want {
-			t.Errorf("printable(%q) = %v, want %v", tt.s, got, tt.want)
+		if got := ts.covers(tt.s, bold); got != tt.want {
+			t.Errorf("covers(%q) = %v, want %v", tt.s, got, tt.want)
 		}
 	}
 }
@@ -290,4 +299,25 @@ func TestRenderOwnerWallet(t *testing.T) {
 			t.Errorf("the PDF text lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// sampleBoundary is a surveyed pentagon around sampleInput's GPS point, about
+// 110 × 120 m.
+var sampleBoundary = [][2]float64{
+	{110.370029, -7.797568}, {110.371029, -7.797568}, {110.371029, -7.796868},
+	{110.370529, -7.796468}, {110.370029, -7.796868}, {110.370029, -7.797568},
+}
+
+// fullInput is sampleInput in lang with everything a page can show: a bound wallet,
+// a boundary and a minted land title.
+func fullInput(t testing.TB, lang string) Input {
+	in := sampleInput(t)
+	in.Lang = lang
+	in.OwnerWallet, in.OwnerBinding = "0x5b38da6a701c568545dcfcb03fcb875f56beddc4", "IDENTITY_VERIFIED"
+	in.Boundary = sampleBoundary
+	in.Title = &LandTitle{
+		Status: "MINTED", Standard: "ERC-5192", Contract: "0x5fbdb2315678afecb367f032d93f642f64180aa3", ChainID: 31337,
+		Holder: in.OwnerWallet, HolderKind: "OWNER_WALLET",
+	}
+	return in
 }

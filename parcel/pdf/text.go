@@ -137,6 +137,11 @@ type textLine struct {
 // ptToMM converts points to millimetres.
 const ptToMM = 25.4 / 72
 
+// shapeSize is the size text is shaped at, then scaled to its point size: go-text
+// rounds a fractional size (10.5 pt would be shaped as 11), and at 1000 units per em
+// the advances stay exact to well under a micrometre.
+const shapeSize = 1000
+
 // kernOff turns pair kerning and Latin ligatures off: a run drawn by fpdf (which
 // advances by the font's horizontal metrics) is then exactly as wide as the shaper
 // measured it, and "ff" stays two letters in the text a reader copies. Arabic's
@@ -163,8 +168,10 @@ func (t *typesetter) lines(s string, st style, size, maxW float64) []textLine {
 	face := t.faces[st]
 	in := shaping.Input{
 		Text: runes, RunStart: 0, RunEnd: len(runes), Direction: dir, Face: face,
-		Size: fixed.Int26_6(math.Round(size * 64)), Language: t.lang, FontFeatures: kernOff,
+		Size: fixed.I(shapeSize), Language: t.lang, FontFeatures: kernOff,
 	}
+	// toMM converts a shaped length (at shapeSize) to mm at size pt.
+	toMM := func(v fixed.Int26_6) float64 { return float64(v) / 64 / shapeSize * size * ptToMM }
 	var outs []shaping.Output
 	for _, part := range t.seg.Split(in, oneFace{face}) {
 		part.FontFeatures = kernOff
@@ -172,7 +179,7 @@ func (t *typesetter) lines(s string, st style, size, maxW float64) []textLine {
 	}
 	width := fixed.Int26_6(math.MaxInt32)
 	if maxW > 0 {
-		width = fixed.Int26_6(math.Round(maxW / ptToMM * 64))
+		width = fixed.Int26_6(math.Round(maxW / ptToMM / size * shapeSize * 64))
 	}
 	wrapped, _ := t.wrapper.WrapParagraphF(shaping.WrapConfig{Direction: dir}, width, runes, shaping.NewSliceIterator(outs))
 	var res []textLine
@@ -182,7 +189,7 @@ func (t *typesetter) lines(s string, st style, size, maxW float64) []textLine {
 		var line textLine
 		for _, o := range runs {
 			txt, adv := t.visualText(st, runes, o)
-			w := adv * ptToMM
+			w := toMM(adv)
 			if txt != "" {
 				line.runs = append(line.runs, textRun{text: txt, x: line.w, w: w})
 			}
@@ -197,9 +204,10 @@ func (t *typesetter) lines(s string, st style, size, maxW float64) []textLine {
 }
 
 // visualText writes a shaped run's glyphs, left to right, as the code points that
-// select them in the font, and returns the run's advance in points. Whitespace the
-// line breaker trimmed (zero advance) is left out.
-func (t *typesetter) visualText(st style, runes []rune, o shaping.Output) (string, float64) {
+// select them in the font, and returns the run's advance. Whitespace the line
+// breaker trimmed (zero advance) and format characters (bidi isolates and marks,
+// which HarfBuzz hides) are left out.
+func (t *typesetter) visualText(st style, runes []rune, o shaping.Output) (string, fixed.Int26_6) {
 	p := t.fonts[st]
 	glyphs := o.Glyphs
 	// go-text keeps HarfBuzz's order: glyphs of a right-to-left run are already in
@@ -213,7 +221,7 @@ func (t *typesetter) visualText(st style, runes []rune, o shaping.Output) (strin
 			continue
 		}
 		orig := runes[idx]
-		if unicode.IsSpace(orig) && g.Advance == 0 {
+		if (unicode.IsSpace(orig) || unicode.Is(unicode.Cf, orig)) && g.Advance == 0 {
 			continue
 		}
 		if unicode.IsSpace(orig) {
@@ -241,7 +249,7 @@ func (t *typesetter) visualText(st style, runes []rune, o shaping.Output) (strin
 			b.WriteString(string(runes[idx:end]))
 		}
 	}
-	return b.String(), float64(adv) / 64
+	return b.String(), adv
 }
 
 // width is the width of s in mm on one line.
