@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/veriland/veriland/httpserver/consentpage"
+	"github.com/veriland/veriland/internal/catalogue"
 	"github.com/veriland/veriland/parcel"
 	"github.com/veriland/veriland/parcel/pdf"
 )
@@ -128,9 +129,11 @@ func decodeReason(r *http.Request) (string, error) {
 // parcelCertificate answers GET /v1/parcels/{id}/certificate: the current signed
 // certificate version as JSON:API, or, for a client that accepts application/pdf and
 // prefers it to JSON, the printable PDF certificate whose QR code is the registry's
-// verification URL of this version.
+// verification URL of this version, in the language ?lang= names or Accept-Language
+// prefers (catalogue.Negotiate), with the parcel drawn and its land title.
 func (s *Server) parcelCertificate(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Add("Vary", "Accept")
+	w.Header().Add("Vary", "Accept-Language")
 	p := principal(r)
 	id := r.PathValue("id")
 	cert, err := s.cfg.Parcels.Certificate(r.Context(), p, id)
@@ -153,19 +156,22 @@ func (s *Server) parcelCertificate(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	lang := catalogue.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
 	// The PDF embeds the signed certificate as served here, so that the paper's
 	// digital twin verifies offline (examples/verify-certificate).
 	doc, err := pdf.Render(pdf.Input{
-		CertificateJSON: signed, Hash: cert.Hash, VerifyURL: s.registryVerifyURL(cert.Hash),
+		CertificateJSON: signed, Hash: cert.Hash, VerifyURL: s.registryVerifyURL(cert.Hash), Lang: lang,
 		ParcelID: c.ParcelID, Version: c.Version, OwnerName: c.Owner.FullName, IDDocLast4: prc.Owner.IDDocLast4,
 		OwnerWallet: c.Owner.WalletAddress, OwnerBinding: string(c.Owner.Binding),
 		City: c.Parcel.City, Notary: c.Notary, TokenID: c.TokenID, Lat: c.Parcel.GPS[0], Lon: c.Parcel.GPS[1],
-		AreaM2: c.Parcel.AreaM2, CertifiedAt: c.CertifiedAt, Status: string(cert.Status),
+		AreaM2: c.Parcel.AreaM2, Boundary: boundaryRing(prc.Boundary), CertifiedAt: c.CertifiedAt,
+		Status: string(cert.Status), Title: pdfLandTitle(prc.Token, c.Version),
 	})
 	if err != nil {
 		return err
 	}
 	h := w.Header()
+	h.Set("Content-Language", lang)
 	h.Set("Content-Disposition", `inline; filename="`+c.ParcelID+`-v`+strconv.FormatUint(c.Version, 10)+`.pdf"`)
 	writeRaw(w, http.StatusOK, mediaPDF, doc)
 	return nil
