@@ -5,9 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -477,11 +479,23 @@ func TestDashboardLandTitlesInChromium(t *testing.T) {
 // into its labelled field and pressing the Sign in button.
 func (p *tab) signIn(origin, tok string) {
 	p.t.Helper()
-	p.navigate(origin + "/dashboard")
+	p.signInAt(origin+"/dashboard", tok)
+}
+
+// signInAt is signIn on the dashboard at u (with its ?lang=, say), waiting until the
+// first section has loaded (every "Loading…" message, in every language, ends with
+// an ellipsis).
+func (p *tab) signInAt(u, tok string) {
+	p.t.Helper()
+	p.navigate(u)
 	p.eval(`document.getElementById('apikey').value = ` + jsString(tok))
 	p.click("#signin-button")
-	p.waitFor(`!document.getElementById('app').hidden && document.getElementById('status').textContent !== '' && document.getElementById('status').textContent.indexOf('Loading') < 0`)
+	p.waitFor(`!document.getElementById('app').hidden && ` + dashboardLoaded)
 }
+
+// dashboardLoaded holds when the dashboard's status line says something other than
+// that it is loading.
+const dashboardLoaded = `document.getElementById('status').textContent !== '' && !/…$/.test(document.getElementById('status').textContent)`
 
 // checkAccessible asserts, for what is visible now, what axe-core would check first
 // (axe-core is not available offline): every form field has a label, every button an
@@ -572,4 +586,164 @@ func dashboardOwnerSignature(t *testing.T, h *harness, tok, id string, key *ecds
 func dashboardTime(lang string, at time.Time) string {
 	return catalogue.Fill(catalogue.Page(catalogue.Common).Text(lang, "dateTime"),
 		map[string]string{"date": catalogue.Date(lang, at), "time": at.UTC().Format("15:04:05")})
+}
+
+// TestDashboardLanguagesInChromium reads the dashboard in each of the catalogue's
+// languages (?lang=) over a server with something in every list: the notary's
+// section (a parcel to certify, a transfer witnessed by the notary, one the owner
+// signed, one waiting for its owner) and the land titles of a simulated chain. In
+// each language the page is in that language (<html lang dir>, its heading, its
+// dates with the language's month names, its counts) with no English label left
+// in what it shows, passes the accessibility checks (labels, names, contrast ≥ 4.5:1,
+// nothing wider than a 390 px phone), and, in English, French, Arabic and
+// Portuguese, is photographed at desktop and phone sizes into
+// $VERILAND_SCREENSHOT_DIR as dashboard-<lang>-<size>.png (the notary's section),
+// dashboard-<lang>-parcels-… and dashboard-<lang>-audit-…. Accept-Language picks the
+// language when there is no ?lang=, and the switcher reloads the page in another
+// language, signed in still, on the same section.
+func TestDashboardLanguagesInChromium(t *testing.T) {
+	bin, err := findChromium()
+	require.NoError(t, err)
+	if bin == "" {
+		testenv.Require(t, "Chromium (browser test of the dashboard)", "set VERILAND_CHROMIUM, or put chromium on PATH; on Debian: apt-get install -y chromium")
+	}
+	h := newHarness(t)
+	titleChain(t, h)
+	pf := newParcelFlow(h, veriland.Sandbox)
+	pf.create(t, parcelNotary) // awaits certification
+	witnessed := pf.create(t, parcelNotary)["id"].(string)
+	pf.post(t, "/v1/parcels/"+witnessed+"/certify", pf.notary, nil, 200)
+	pf.post(t, "/v1/parcels/"+witnessed+"/transfer", pf.agent, transferBody(parcelNotary), 202)
+	signer, err := crypto.GenerateKey()
+	require.NoError(t, err)
+	signedTr := pf.post(t, "/v1/parcels/"+dashboardWalletParcel(t, pf, strings.ToLower(crypto.PubkeyToAddress(signer.PublicKey).Hex()))+"/transfer",
+		pf.agent, transferBody(parcelNotary), 202)["id"].(string)
+	ok := h.do(request{method: "POST", path: ownerConsentPath(signedTr), body: map[string]any{"decision": "APPROVED",
+		"ownerSignature": dashboardOwnerSignature(t, h, pf.agent, signedTr, signer), "ownerAddress": strings.ToLower(crypto.PubkeyToAddress(signer.PublicKey).Hex())}})
+	require.Equal(t, http.StatusOK, ok.status, string(ok.body))
+	waiting := pf.post(t, "/v1/parcels/"+dashboardWalletParcel(t, pf, strings.ToLower("0x"+strings.Repeat("5a", 20)))+"/transfer", pf.agent, transferBody(parcelNotary), 202)
+	deadline := jsonTime(t, waiting["ownerConsent"].(map[string]any)["deadline"])
+	revoked := pf.create(t, parcelNotary)["id"].(string)
+	pf.post(t, "/v1/parcels/"+revoked+"/certify", pf.notary, nil, 200)
+	h.runChainJobs(t)
+	pf.post(t, "/v1/parcels/"+revoked+"/revoke", pf.admin, `{"reason":"court order"}`, 200)
+	h.runChainJobs(t)
+
+	shots := screenshotDir(t)
+	b := launchBrowser(t, bin)
+	photographed := map[string]bool{"en": true, "fr": true, "ar": true, "pt": true}
+	for _, lang := range catalogue.Languages {
+		t.Run(lang, func(t *testing.T) {
+			label := func(key string) string { return dashboard.Label(lang, key) }
+			p := b.newPage(t, nil)
+			p.signInAt(h.ts.URL+"/dashboard?lang="+lang, pf.admin)
+			require.Equal(t, lang, p.eval(`document.documentElement.lang`))
+			require.Equal(t, catalogue.Dir(lang), p.eval(`document.documentElement.dir`))
+			require.Equal(t, label("title"), p.text("h1"))
+			require.Equal(t, lang, p.eval(`document.getElementById('lang').value`))
+			require.Equal(t, label("deliveries.title"), p.text("#tab-deliveries"))
+			require.Equal(t, catalogue.Fill(label("who"), map[string]string{"sub": "admin", "role": label("role.admin"), "env": "SANDBOX"})+
+				" · "+catalogue.Fill(label("who.account"), map[string]string{"acct": "acct_test"}), p.text("#who"))
+
+			p.click("#tab-notary")
+			// (The account's sandbox holds its seeded parcels and transfers too.)
+			p.waitFor(`document.querySelectorAll('#owner-list li.card').length > 0 && document.querySelectorAll('#transfer-list li.card').length >= 2 && ` + dashboardLoaded)
+			plural := func(key, list string) string {
+				n := int(p.eval(`document.querySelectorAll('#` + list + ` li.card').length`).(float64))
+				if n == 1 {
+					return catalogue.Fill(label(key+".one"), map[string]string{"n": "1"})
+				}
+				return catalogue.Fill(label(key+".other"), map[string]string{"n": catalogue.Number(lang, float64(n), 0)})
+			}
+			require.Equal(t, catalogue.Fill(label("notary.summary"), map[string]string{
+				"parcels":   plural("notary.parcels", "pending-list"),
+				"transfers": plural("notary.transfers", "transfer-list"),
+				"owner":     plural("notary.waiting", "owner-list"),
+			}), p.text("#status"))
+			require.Contains(t, p.text("#owner-list"), dashboardTime(lang, deadline), "the deadline, in the language's words")
+			require.Equal(t, label("consent.witnessed")+" "+label("consent.noWallet"),
+				p.eval(`document.querySelector('#transfer-list li[data-consent="NOTARY_WITNESSED"] .consent').textContent`))
+			p.noEnglish(t, lang)
+			p.checkAccessible(t)
+			if photographed[lang] {
+				p.screenshots(t, shots, "dashboard-"+lang)
+			}
+
+			p.click("#tab-parcels")
+			p.waitFor(`document.querySelector('#parcel-list li[data-id="` + revoked + `"]') && ` + dashboardLoaded)
+			require.Equal(t, "BURNED "+label("title.BURNED"), p.eval(`document.querySelector('#parcel-list li[data-id="`+revoked+`"] .title-state').textContent`))
+			require.Contains(t, p.text("#parcel-list"), label("heldBy.REGISTRY_CUSTODY"))
+			p.noEnglish(t, lang)
+			p.checkAccessible(t)
+			if photographed[lang] {
+				p.screenshots(t, shots, "dashboard-"+lang+"-parcels")
+			}
+
+			p.click("#tab-audit")
+			p.waitFor(`document.querySelectorAll('#audit-list li').length > 0 && ` + dashboardLoaded)
+			n := int(p.eval(`document.querySelectorAll('#audit-list li').length`).(float64))
+			require.Equal(t, catalogue.Fill(label("audit.shown.other"), map[string]string{"n": catalogue.Number(lang, float64(n), 0)}), p.text("#status"))
+			p.click("#audit-verify")
+			p.waitFor(`document.querySelector('#audit-verify-result .tag') !== null`)
+			before, _, _ := strings.Cut(label("audit.intact"), "{n}")
+			require.Contains(t, p.text("#audit-verify-result"), "INTACT "+before)
+			p.checkAccessible(t)
+			if photographed[lang] {
+				p.screenshots(t, shots, "dashboard-"+lang+"-audit")
+			}
+			p.noProblems()
+		})
+	}
+
+	t.Run("Accept-Language picks the language; the switcher changes it", func(t *testing.T) {
+		p := b.newPage(t, nil)
+		p.call("Network.enable", map[string]any{}, nil)
+		p.call("Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]string{"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}}, nil)
+		p.signIn(h.ts.URL, pf.admin)
+		require.Equal(t, "pt", p.eval(`document.documentElement.lang`))
+		require.Equal(t, dashboard.Label("pt", "title"), p.text("h1"))
+		p.click("#tab-parcels")
+		p.waitFor(`document.querySelectorAll('#parcel-list li').length > 0 && ` + dashboardLoaded)
+		p.eval(`(function () { var s = document.getElementById('lang'); s.value = 'ar'; s.dispatchEvent(new Event('change')); return true; }())`)
+		p.waitFor(`location.search === '?lang=ar' && document.readyState === 'complete' && !document.getElementById('app').hidden && ` + dashboardLoaded)
+		require.Equal(t, "rtl", p.eval(`document.documentElement.dir`))
+		require.Equal(t, dashboard.Label("ar", "title"), p.text("h1"))
+		require.False(t, p.eval(`document.getElementById('parcels').hidden`).(bool), "the same section, signed in still")
+		require.Equal(t, "page", p.eval(`document.getElementById('tab-parcels').getAttribute('aria-current')`))
+		// Mirrored: the section buttons start at the right.
+		require.Greater(t, p.eval(`document.getElementById('tab-deliveries').getBoundingClientRect().left`).(float64),
+			p.eval(`document.getElementById('tab-audit').getBoundingClientRect().left`).(float64))
+		p.checkAccessible(t)
+		p.noProblems()
+	})
+}
+
+// noEnglish asserts that no English label of the dashboard is left in what the
+// page shows in lang (the chrome and the open section; a label that lang writes
+// the same way, a code or a unit, does not count).
+func (p *tab) noEnglish(t *testing.T, lang string) {
+	t.Helper()
+	if lang == catalogue.Default {
+		return
+	}
+	table := catalogue.Page("dashboard")
+	// A label lang writes as English does, or that is part of one of lang's ("GPS"
+	// in "إحداثيات GPS"), is no trace of English.
+	inLang := strings.Join(slices.Collect(maps.Values(table[lang])), "\n")
+	var english []string
+	for _, v := range table[catalogue.Default] {
+		if !strings.Contains(inLang, v) && !strings.Contains(v, "{") {
+			english = append(english, v)
+		}
+	}
+	raw, err := json.Marshal(english)
+	require.NoError(t, err)
+	require.Empty(t, p.eval(`(function (labels) {
+		// Who is signed in is data (a subject may be "admin"), not a label.
+		var text = document.body.innerText.split(document.getElementById('who').innerText).join('\n');
+		return labels.filter(function (l) {
+			var re = new RegExp('(^|[^\\p{L}])' + l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|[^\\p{L}])', 'u');
+			return re.test(text);
+		});
+	}(`+string(raw)+`))`), "English labels shown in %s", lang)
 }
