@@ -91,7 +91,7 @@ const (
 	pageH     = 297.0
 	margin    = 18.0
 	contentW  = pageW - 2*margin
-	labelW    = 44.0
+	labelW    = 48.0
 	valueW    = contentW - labelW
 	rowH      = 5.0
 	monoH     = 4.3
@@ -406,9 +406,18 @@ func (p *page) drawPlan(in Input, y float64, lay *layout) float64 {
 	f.Rect(bx, y, planW, planH, "D")
 	title := catalogue.Page(catalogue.Common).Text(p.lang, "plan.title")
 	ty := p.para(2.5, y+1.5, planW-5, 5, title, bold, 9.5, inkRGB)
-	const descLines = 2
-	drawH := planH - (ty - y) - descLines*3.4 - 2.5
-	pl, err := plan.Draw(plan.Input{Lat: in.Lat, Lon: in.Lon, AreaM2: in.AreaM2, Boundary: in.Boundary}, planW, drawH)
+	pin := plan.Input{Lat: in.Lat, Lon: in.Lon, AreaM2: in.AreaM2, Boundary: in.Boundary}
+	// The description (the boundary's corners and the area, not the scale) is measured
+	// first; the drawing takes the rest of the box.
+	probe, err := plan.Draw(pin, planW, planH)
+	if err != nil {
+		p.para(2.5, ty+4, planW-5, noteH, p.text("plan.unavailable"), regular, notePt, inkRGB)
+		return y + planH
+	}
+	const descH, descPt = 3.4, 7.0
+	descLines := len(p.t.lines(probe.LabelsFor(p.lang, in.AreaM2).Description, regular, descPt, planW-5))
+	drawH := planH - (ty - y) - float64(descLines)*descH - 2.5
+	pl, err := plan.Draw(pin, planW, drawH)
 	if err != nil {
 		p.para(2.5, ty+4, planW-5, noteH, p.text("plan.unavailable"), regular, notePt, inkRGB)
 		return y + planH
@@ -461,7 +470,7 @@ func (p *page) drawPlan(in Input, y float64, lay *layout) float64 {
 		{X: tip.X, Y: tip.Y + n.Size*0.6}, {X: tip.X - w/2, Y: tip.Y + n.Size*0.75},
 	}, "F")
 	p.centred(tip.X, tip.Y+n.Size+1.2, labels.North, bold, 8, planInkRGB)
-	p.para(2.5, ty+drawH, planW-5, 3.4, labels.Description, regular, 7, mutedRGB)
+	p.para(2.5, ty+drawH, planW-5, descH, labels.Description, regular, descPt, mutedRGB)
 	return y + planH
 }
 
