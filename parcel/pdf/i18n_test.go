@@ -418,3 +418,40 @@ func TestQRCodeDecodesInEveryDirection(t *testing.T) {
 		})
 	}
 }
+
+// contrast is the WCAG 2 contrast ratio of two sRGB colours.
+func contrast(a, b [3]int) float64 {
+	lum := func(c [3]int) float64 {
+		var l [3]float64
+		for i, v := range c {
+			s := float64(v) / 255
+			if s <= 0.04045 {
+				l[i] = s / 12.92
+			} else {
+				l[i] = math.Pow((s+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (math.Max(la, lb) + 0.05) / (math.Min(la, lb) + 0.05)
+}
+
+// TestTextContrast: every colour text is printed in has a contrast of at least 4.5:1
+// with white, and the drawing's ink (the scale and north letters) with the parcel's
+// fill, which it may overlap.
+func TestTextContrast(t *testing.T) {
+	white := [3]int{255, 255, 255}
+	for name, c := range map[string][3]int{
+		"ink": inkRGB, "muted": mutedRGB, "plan ink": planInkRGB, "frame": frameRGB,
+		"CURRENT": statusColour("CURRENT"), "SUPERSEDED": statusColour("SUPERSEDED"),
+		"REVOKED": statusColour("REVOKED"), "other status": statusColour("UNKNOWN"),
+	} {
+		if r := contrast(c, white); r < 4.5 {
+			t.Errorf("%s %v on white: %.2f:1", name, c, r)
+		}
+	}
+	if r := contrast(planInkRGB, fillRGB); r < 4.5 {
+		t.Errorf("plan ink on the fill: %.2f:1", r)
+	}
+}
