@@ -7,8 +7,8 @@ import (
 	"github.com/veriland/veriland/parcel/pdf"
 )
 
-// A certificate rendered to PDF (here in French) gives back, byte for byte, the signed certificate it
-// embeds.
+// A certificate rendered to PDF (here in French) gives back, byte for byte, the
+// signed certificate it embeds.
 func Example() {
 	signed := []byte(`{"certificate":{"parcelId":"prc_01JD4Z8Q6V2M7K3N5P9R1T0W4X","version":1},"hash":"0x00","signature":"0x00"}`)
 	doc, err := pdf.Render(pdf.Input{

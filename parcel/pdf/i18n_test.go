@@ -455,3 +455,23 @@ func TestTextContrast(t *testing.T) {
 		t.Errorf("plan ink on the fill: %.2f:1", r)
 	}
 }
+
+// TestBidiControlsInNamesAreIgnored: an override in a requested name cannot reverse it
+// on paper.
+func TestBidiControlsInNamesAreIgnored(t *testing.T) {
+	in := sampleInput(t)
+	in.OwnerName = "Amina \u202eolleB\u202c Zainab"
+	text := pdfText(t, mustRender(t, in))
+	if !strings.Contains(text, "Amina olleB Zainab") {
+		t.Errorf("the name is not printed as its letters' order: %s", text)
+	}
+}
+
+func mustRender(t *testing.T, in Input) []byte {
+	t.Helper()
+	doc, err := Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}

@@ -8,7 +8,9 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/boombuler/barcode"
 	"github.com/boombuler/barcode/qr"
@@ -226,6 +228,12 @@ func render(in Input) ([]byte, *layout, error) {
 		return nil, nil, fmt.Errorf("pdf: QR code of the verification URL: %w", err)
 	}
 
+	// Text from the request (names, city, notary, ids) loses any bidi control: an
+	// override (U+202E) would print a name reversed, or an id in another order than
+	// the one the certificate holds.
+	for _, v := range []*string{&in.OwnerName, &in.IDDocLast4, &in.City, &in.Notary, &in.ParcelID, &in.TokenID} {
+		*v = stripBidiControls(*v)
+	}
 	lang := catalogue.Lang(in.Lang)
 	c := catalogue.Page("certificate")
 	version := strconv.FormatUint(in.Version, 10)
@@ -472,6 +480,17 @@ func (p *page) drawPlan(in Input, y float64, lay *layout) float64 {
 	p.centred(tip.X, tip.Y+n.Size+1.2, labels.North, bold, 8, planInkRGB)
 	p.para(2.5, ty+drawH, planW-5, descH, labels.Description, regular, descPt, mutedRGB)
 	return y + planH
+}
+
+// stripBidiControls removes the Unicode bidi formatting characters (embeddings,
+// overrides, isolates, marks) from s.
+func stripBidiControls(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // areaText prints an area in square metres, and in hectares too from one hectare.
