@@ -594,8 +594,8 @@ func dashboardTime(lang string, at time.Time) string {
 // signed, one waiting for its owner) and the land titles of a simulated chain. In
 // each language the page is in that language (<html lang dir>, its heading, its
 // dates with the language's month names, its counts) with no English label left
-// in what it shows, passes the accessibility checks (labels, names, contrast ≥ 4.5:1,
-// nothing wider than a 390 px phone), and, in English, French, Arabic and
+// in what it shows, passes the accessibility checks (labels, names, contrast ≥ 4.5:1
+// in the light and the dark scheme, nothing wider than a 390 px phone), and, in English, French, Arabic and
 // Portuguese, is photographed at desktop and phone sizes into
 // $VERILAND_SCREENSHOT_DIR as dashboard-<lang>-<size>.png (the notary's section),
 // dashboard-<lang>-parcels-… and dashboard-<lang>-audit-…. Accept-Language picks the
@@ -668,6 +668,11 @@ func TestDashboardLanguagesInChromium(t *testing.T) {
 			if photographed[lang] {
 				p.screenshots(t, shots, "dashboard-"+lang)
 			}
+			// The dark colour scheme is as legible.
+			p.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "prefers-color-scheme", "value": "dark"}}}, nil)
+			require.True(t, p.eval(`matchMedia('(prefers-color-scheme: dark)').matches`).(bool))
+			require.Empty(t, p.eval(contrastScript), "low-contrast elements in the dark scheme")
+			p.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "prefers-color-scheme", "value": "light"}}}, nil)
 
 			p.click("#tab-parcels")
 			p.waitFor(`document.querySelector('#parcel-list li[data-id="` + revoked + `"]') && ` + dashboardLoaded)

@@ -3,6 +3,8 @@ package dashboard
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -248,4 +250,61 @@ func TestDashboardHasLandTitles(t *testing.T) {
 	style := inline(t, doc, "<style>", "</style>")
 	require.Contains(t, style, ".burned { background: #37474f; color: #ffffff; }")
 	require.Contains(t, style, ".plain { background: var(--panel); color: var(--fg);")
+}
+
+// TestDashboardColoursContrast computes, from the page's style, the contrast of
+// every text colour on every ground it is written on, in the light and the dark
+// colour scheme: at least 4.5:1 (WCAG 2.2 AA for text), and 3:1 for the borders of
+// fields, cards and warnings.
+func TestDashboardColoursContrast(t *testing.T) {
+	style := inline(t, source, "<style>", "</style>")
+	roots := regexp.MustCompile(`:root \{([^}]*)\}`).FindAllStringSubmatch(style, -1)
+	require.Len(t, roots, 2, "the light and the dark scheme")
+	for i, root := range roots {
+		scheme := []string{"light", "dark"}[i]
+		v := map[string]string{}
+		for _, m := range regexp.MustCompile(`--(\w+): (#[0-9a-f]{6})`).FindAllStringSubmatch(root[1], -1) {
+			v[m[1]] = m[2]
+		}
+		for _, p := range []struct {
+			what, fg, bg string
+			min          float64
+		}{
+			{"text", "fg", "bg", 4.5}, {"text on a panel", "fg", "panel", 4.5},
+			{"notes", "muted", "bg", 4.5}, {"notes on a panel", "muted", "panel", 4.5},
+			{"links", "accent", "bg", 4.5}, {"a primary button", "bg", "accent", 4.5},
+			{"the current section's button", "bg", "fg", 4.5},
+			{"a danger button", "danger", "bg", 4.5},
+			{"field and card borders", "line", "bg", 3}, {"warning borders", "danger", "bg", 3},
+		} {
+			require.NotEmpty(t, v[p.fg], "%s: --%s", scheme, p.fg)
+			require.NotEmpty(t, v[p.bg], "%s: --%s", scheme, p.bg)
+			require.GreaterOrEqual(t, contrast(v[p.fg], v[p.bg]), p.min, "%s: %s (%s on %s)", scheme, p.what, v[p.fg], v[p.bg])
+		}
+	}
+	tags := regexp.MustCompile(`\.(\w+) \{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{6}); \}`).FindAllStringSubmatch(style, -1)
+	require.Len(t, tags, 5, "ok, wait, bad, other, burned")
+	for _, m := range tags {
+		require.GreaterOrEqual(t, contrast(m[3], m[2]), 4.5, "the %s tag", m[1])
+	}
+}
+
+// contrast returns the WCAG contrast ratio of two #rrggbb colours.
+func contrast(a, b string) float64 {
+	lum := func(hex string) float64 {
+		var rgb [3]float64
+		for i := range rgb {
+			var c int
+			fmt.Sscanf(hex[1+2*i:3+2*i], "%02x", &c)
+			s := float64(c) / 255
+			if s <= 0.03928 {
+				rgb[i] = s / 12.92
+			} else {
+				rgb[i] = math.Pow((s+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*rgb[0] + 0.7152*rgb[1] + 0.0722*rgb[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
