@@ -593,14 +593,15 @@ func dashboardTime(lang string, at time.Time) string {
 // section (a parcel to certify, a transfer witnessed by the notary, one the owner
 // signed, one waiting for its owner) and the land titles of a simulated chain. In
 // each language the page is in that language (<html lang dir>, its heading, its
-// dates with the language's month names, its counts) with no English label left
-// in what it shows, passes the accessibility checks (labels, names, contrast ≥ 4.5:1
-// in the light and the dark scheme, nothing wider than a 390 px phone), and, in English, French, Arabic and
-// Portuguese, is photographed at desktop and phone sizes into
-// $VERILAND_SCREENSHOT_DIR as dashboard-<lang>-<size>.png (the notary's section),
-// dashboard-<lang>-parcels-… and dashboard-<lang>-audit-…. Accept-Language picks the
-// language when there is no ?lang=, and the switcher reloads the page in another
-// language, signed in still, on the same section.
+// dates with the language's month names, its counts) with no English label left in
+// what it shows, and passes the accessibility checks (labels, names, contrast of at
+// least 4.5:1 in the light and the dark scheme, nothing wider than a 390 px phone).
+// In English, French, Arabic and Portuguese it is photographed at desktop and phone
+// sizes into $VERILAND_SCREENSHOT_DIR: dashboard-<lang>-<size>.png (the notary's
+// section), dashboard-<lang>-signin-…, dashboard-<lang>-parcels-… and
+// dashboard-<lang>-audit-…. Accept-Language picks the language when there is no
+// ?lang=, and the switcher reloads the page in another language, signed in still,
+// on the same section.
 func TestDashboardLanguagesInChromium(t *testing.T) {
 	bin, err := findChromium()
 	require.NoError(t, err)
@@ -636,6 +637,13 @@ func TestDashboardLanguagesInChromium(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			label := func(key string) string { return dashboard.Label(lang, key) }
 			p := b.newPage(t, nil)
+			p.navigate(h.ts.URL + "/dashboard?lang=" + lang)
+			require.Equal(t, label("signin.title"), p.text("#signin-title"))
+			p.noEnglish(t, lang)
+			p.checkAccessible(t)
+			if photographed[lang] {
+				p.screenshots(t, shots, "dashboard-"+lang+"-signin")
+			}
 			p.signInAt(h.ts.URL+"/dashboard?lang="+lang, pf.admin)
 			require.Equal(t, lang, p.eval(`document.documentElement.lang`))
 			require.Equal(t, catalogue.Dir(lang), p.eval(`document.documentElement.dir`))
