@@ -598,8 +598,7 @@ func dashboardTime(lang string, at time.Time) string {
 // least 4.5:1 in the light and the dark scheme, nothing wider than a 390 px phone).
 // In English, French, Arabic and Portuguese it is photographed at desktop and phone
 // sizes into $VERILAND_SCREENSHOT_DIR: dashboard-<lang>-<size>.png (the notary's
-// section), dashboard-<lang>-signin-…, dashboard-<lang>-parcels-… and
-// dashboard-<lang>-audit-…. Accept-Language picks the language when there is no
+// section), dashboard-<lang>-signin-…, -parcels-…, -audit-… and -sandbox-…. Accept-Language picks the language when there is no
 // ?lang=, and the switcher reloads the page in another language, signed in still,
 // on the same section.
 func TestDashboardLanguagesInChromium(t *testing.T) {
@@ -703,6 +702,17 @@ func TestDashboardLanguagesInChromium(t *testing.T) {
 			p.checkAccessible(t)
 			if photographed[lang] {
 				p.screenshots(t, shots, "dashboard-"+lang+"-audit")
+			}
+
+			// The sandbox: its words in lang, its scenarios the server's (English).
+			p.click("#tab-sandbox")
+			p.waitFor(`document.querySelectorAll('#scenario-rows tr').length > 0 && ` + dashboardLoaded)
+			require.Contains(t, p.text("#sandbox-seeded"), label("seeded.parcels.certified"))
+			require.Equal(t, label("col.family"), p.eval(`document.querySelector('#scenario-rows td').dataset.label`))
+			require.Equal(t, "en", p.eval(`document.querySelector('#scenario-rows strong').lang`))
+			p.checkAccessible(t)
+			if photographed[lang] {
+				p.screenshots(t, shots, "dashboard-"+lang+"-sandbox")
 			}
 			p.noProblems()
 		})
