@@ -28,7 +28,8 @@ import (
 )
 
 // TestDashboardServedWithItsPolicy checks the page's route: public, HTML, with the
-// hash-based Content-Security-Policy, no cookie, and the same for every caller.
+// hash-based Content-Security-Policy, no cookie, the same for every caller, in the
+// language of the ?lang= or the Accept-Language of the request (else English).
 func TestDashboardServedWithItsPolicy(t *testing.T) {
 	h := newHarness(t)
 	admin := h.token(veriland.RoleAdmin, veriland.Sandbox, "admin")
@@ -53,6 +54,26 @@ func TestDashboardServedWithItsPolicy(t *testing.T) {
 	}
 	r := h.do(request{method: "POST", path: "/dashboard", body: `{}`, skipSpec: true})
 	require.Equal(t, http.StatusMethodNotAllowed, r.status)
+
+	// The route serves the page in the reader's language, as every page chooses it.
+	for _, tc := range []struct{ query, accept, want string }{
+		{"", "", "en"},
+		{"", "fr-CA,fr;q=0.9,en;q=0.8", "fr"},
+		{"", "ja, zh;q=0.8", "en"},
+		{"?lang=ar", "pt-BR", "ar"},
+		{"?lang=klingon", "es-MX", "es"},
+	} {
+		hdr := map[string]string{"Accept": "text/html"}
+		if tc.accept != "" {
+			hdr["Accept-Language"] = tc.accept
+		}
+		r := h.do(request{method: "GET", path: "/dashboard" + tc.query, header: hdr})
+		require.Equal(t, http.StatusOK, r.status)
+		require.Equal(t, tc.want, r.header.Get("Content-Language"), "%q %q", tc.query, tc.accept)
+		require.Contains(t, r.header.Values("Vary"), "Accept-Language")
+		require.Contains(t, string(r.body), `<html lang="`+tc.want+`" dir="`+catalogue.Dir(tc.want)+`">`)
+		require.Equal(t, dashboard.Page(tc.want), r.body)
+	}
 }
 
 // TestDashboardInChromium drives the operator dashboard in headless Chromium against
