@@ -725,6 +725,20 @@ func TestDashboardLanguagesInChromium(t *testing.T) {
 				p.screenshots(t, shots, "dashboard-"+lang+"-audit")
 			}
 
+			// A key made in lang: the confirmation and the key's card in its words.
+			p.click("#tab-keys")
+			p.waitFor(dashboardLoaded)
+			require.Equal(t, label("fact.role"), p.eval(`document.querySelector('label[for="key-role"]').textContent`))
+			require.Equal(t, label("role.verifier"), p.eval(`document.querySelector('#key-role option[value="verifier"]').textContent`))
+			p.eval(`document.getElementById('key-sub').value = 'v-` + lang + `-1'`)
+			p.eval(`document.getElementById('key-name').value = 'K-` + lang + `'`)
+			p.click(`#key-form button[type=submit]`)
+			p.waitFor(`!document.getElementById('new-key').hidden && document.querySelector('#key-list li .revoke') !== null`)
+			require.Equal(t, catalogue.Fill(label("keys.created"), map[string]string{"name": "K-" + lang, "sub": "v-" + lang + "-1", "role": label("role.verifier")}), p.text("#status"))
+			p.click("#new-key-done")
+			p.noEnglish(t, lang)
+			p.checkAccessible(t)
+
 			// The sandbox: its words in lang, its scenarios the server's (English).
 			p.click("#tab-sandbox")
 			p.waitFor(`document.querySelectorAll('#scenario-rows tr').length > 0 && ` + dashboardLoaded)
