@@ -725,6 +725,12 @@ func TestDashboardLanguagesInChromium(t *testing.T) {
 				p.screenshots(t, shots, "dashboard-"+lang+"-audit")
 			}
 
+			p.click("#tab-deliveries")
+			p.waitFor(dashboardLoaded)
+			require.Equal(t, label("deliveries.anyStatus"), p.eval(`document.querySelector('#delivery-status option[value=""]').textContent`))
+			p.noEnglish(t, lang)
+			p.checkAccessible(t)
+
 			// A key made in lang: the confirmation and the key's card in its words.
 			p.click("#tab-keys")
 			p.waitFor(dashboardLoaded)
