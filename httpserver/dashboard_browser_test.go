@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"encoding/base64"
 	"encoding/json"
@@ -768,8 +769,10 @@ func TestDashboardLanguagesInChromium(t *testing.T) {
 		require.Equal(t, dashboard.Label("pt", "title"), p.text("h1"))
 		p.click("#tab-parcels")
 		p.waitFor(`document.querySelectorAll('#parcel-list li').length > 0 && ` + dashboardLoaded)
-		p.eval(`(function () { var s = document.getElementById('lang'); s.value = 'ar'; s.dispatchEvent(new Event('change')); return true; }())`)
-		p.waitFor(`location.search === '?lang=ar' && document.readyState === 'complete' && !document.getElementById('app').hidden && ` + dashboardLoaded)
+		// The switcher reloads the page: the change is made after this evaluation
+		// returns, and the page is polled across the navigation.
+		p.eval(`(function () { var s = document.getElementById('lang'); s.value = 'ar'; setTimeout(function () { s.dispatchEvent(new Event('change')); }, 0); return true; }())`)
+		p.waitAcrossNavigation(`location.search === '?lang=ar' && document.readyState === 'complete' && !document.getElementById('app').hidden && ` + dashboardLoaded)
 		require.Equal(t, "rtl", p.eval(`document.documentElement.dir`))
 		require.Equal(t, dashboard.Label("ar", "title"), p.text("h1"))
 		require.False(t, p.eval(`document.getElementById('parcels').hidden`).(bool), "the same section, signed in still")
@@ -810,4 +813,31 @@ func (p *tab) noEnglish(t *testing.T, lang string) {
 			return re.test(text);
 		});
 	}(`+string(raw)+`))`), "English labels shown in %s", lang)
+}
+
+// waitAcrossNavigation polls a JavaScript condition until it holds, like waitFor,
+// but through a navigation: an evaluation the navigation interrupts ("Inspected
+// target navigated or closed") is tried again rather than failing the test.
+func (p *tab) waitAcrossNavigation(cond string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		raw, err := p.b.cdp.call(ctx, p.session, "Runtime.evaluate", map[string]any{
+			"expression": `(function () { try { return !!(` + cond + `); } catch (e) { return false; } }())`, "returnByValue": true})
+		cancel()
+		var res struct {
+			Result struct {
+				Value bool `json:"value"`
+			} `json:"result"`
+		}
+		if err == nil && json.Unmarshal(raw, &res) == nil && res.Result.Value {
+			p.drain()
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("timed out waiting for %s (last error: %v)", cond, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
