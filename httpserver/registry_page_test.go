@@ -104,7 +104,7 @@ func TestRegistryPageMalformedHash(t *testing.T) {
 	} {
 		t.Run(tt.lang, func(t *testing.T) {
 			// The OpenAPI document describes the 400 as JSON only (see the report).
-			r := h.do(request{method: "GET", path: "/v1/registry/verify/" + tt.bad + "?lang=" + tt.lang, header: map[string]string{"Accept": browserAccept}, skipSpec: true})
+			r := h.do(request{method: "GET", path: "/v1/registry/verify/" + tt.bad + "?lang=" + tt.lang, header: map[string]string{"Accept": browserAccept}})
 			require.Equal(t, 400, r.status)
 			require.Equal(t, registrypage.MediaType, r.header.Get("Content-Type"))
 			require.Equal(t, tt.lang, r.header.Get("Content-Language"))
