@@ -56,6 +56,11 @@ func BenchmarkConsentApprove(b *testing.B) {
 				commits := st.Commits - before.Commits
 				b.ReportMetric(float64(st.Retries-before.Retries)/float64(max(commits, 1)), "retries/commit")
 				b.ReportMetric(float64(commits)/float64(b.N), "commits/approval")
+				// Where an approval's time on the network goes: its read round
+				// trips (each Get and Scan page), and the rows its one write batch
+				// carries (BEGIN, the batch and COMMIT are three more waits).
+				b.ReportMetric(float64(st.Reads-before.Reads)/float64(max(st.Attempts-before.Attempts, 1)), "reads/attempt")
+				b.ReportMetric(float64(st.Writes-before.Writes)/float64(max(st.Attempts-before.Attempts, 1)), "writes/attempt")
 			}, func(c *Config) { c.Store = pg })
 		})
 	}

@@ -118,6 +118,8 @@ type Store struct {
 	commits  atomic.Uint64
 	attempts atomic.Uint64
 	retries  atomic.Uint64
+	reads    atomic.Uint64
+	writes   atomic.Uint64
 }
 
 var _ storage.Store = (*Store)(nil)
@@ -127,11 +129,17 @@ type Stats struct {
 	Commits  uint64 // Update calls that committed
 	Attempts uint64 // Update transactions begun, retries included
 	Retries  uint64 // attempts that failed with a serialization failure or deadlock and ran again
+	// Reads counts the read round trips of Update attempts (one per Get, one per
+	// page of a Scan), Writes the rows their batches wrote or deleted. An attempt's
+	// other round trips are BEGIN, its one batch of writes (when it wrote) and COMMIT,
+	// so an Update that commits at the first attempt costs Reads + 3 network waits.
+	Reads, Writes uint64
 }
 
 // Stats returns the counters.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Attempts: s.attempts.Load(), Retries: s.retries.Load()}
+	return Stats{Commits: s.commits.Load(), Attempts: s.attempts.Load(), Retries: s.retries.Load(),
+		Reads: s.reads.Load(), Writes: s.writes.Load()}
 }
 
 // Open connects to the database of opts.DSN, checks the connection and creates the
@@ -286,6 +294,7 @@ func (s *Store) attempt(ctx context.Context, fn func(tx storage.Tx) error, retry
 	t := &tx{ctx: ctx, pg: ptx, q: &s.q, writable: true}
 	committed := false
 	defer func() {
+		s.reads.Add(t.reads)
 		t.done = true
 		if !committed {
 			rollback(ctx, ptx)
@@ -309,6 +318,7 @@ func (s *Store) attempt(ctx context.Context, fn func(tx storage.Tx) error, retry
 	case t.err != nil:
 		return false, fmt.Errorf("postgres: transaction not committed: a statement failed: %w", t.err)
 	}
+	s.writes.Add(uint64(t.pending.n))
 	if err := t.flush(); err != nil {
 		switch {
 		case t.retry != nil:

@@ -88,6 +88,7 @@ type tx struct {
 	writable bool
 	done     bool
 	pending  writes // an Update's puts and deletes, sent at commit
+	reads    uint64 // round trips of Get and of Scan pages
 
 	err   error // the first statement error: PostgreSQL aborts the transaction on it
 	retry error // the first serialization failure or deadlock
@@ -136,6 +137,7 @@ func (t *tx) Get(bucket string, key []byte) ([]byte, error) {
 		return bytes.Clone(wr.value), nil
 	}
 	var v []byte
+	t.reads++
 	err := t.pg.QueryRow(t.ctx, t.q.get, bucket, key).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, storage.ErrNotFound
@@ -263,6 +265,7 @@ func (t *tx) Scan(bucket string, r storage.Range, fn func(key, value []byte) err
 	}
 	for limit := firstPage; ; limit = min(limit*4, maxPage) {
 		sql, args := scanQuery(t.q.table, bucket, lower, upper, after, r.Reverse, limit)
+		t.reads++
 		rows, err := t.pg.Query(t.ctx, sql, args...)
 		if err != nil {
 			return t.fail(err)
