@@ -9,6 +9,7 @@ import (
 	"github.com/veriland/veriland/attestation"
 	"github.com/veriland/veriland/httpserver/attestationpage"
 	"github.com/veriland/veriland/httpserver/consentpage"
+	"github.com/veriland/veriland/internal/catalogue"
 )
 
 type issuerJSON struct {
@@ -75,7 +76,7 @@ func (s *Server) attestationPage(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Add("Vary", "Accept-Language")
 	return attestationpage.Write(w, attestationpage.View{ID: id, Found: err == nil,
 		StatusURL: strings.TrimRight(s.cfg.PublicOrigin, "/") + "/attestation/" + id + "/status",
-		Lang:      consentpage.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))})
+		Lang:      catalogue.FromRequest(r)})
 }
 
 // attestationStatus answers GET /attestation/{id}/status (public). The environments

@@ -12,6 +12,7 @@ import (
 	"github.com/veriland/veriland/consent"
 	"github.com/veriland/veriland/httpserver/consentpage"
 	"github.com/veriland/veriland/httpserver/webhook"
+	"github.com/veriland/veriland/internal/catalogue"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
 )
@@ -131,7 +132,7 @@ func (s *Server) consentPage(w http.ResponseWriter, r *http.Request, id string) 
 func (s *Server) pageParams(w http.ResponseWriter, r *http.Request, path string, env veriland.Environment, lookup error) (consentpage.Params, error) {
 	w.Header().Add("Vary", "Accept-Language")
 	p := consentpage.Params{
-		Lang:   consentpage.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language")),
+		Lang:   catalogue.FromRequest(r),
 		URL:    strings.TrimRight(s.cfg.PublicOrigin, "/") + path,
 		Origin: s.cfg.PublicOrigin,
 	}

@@ -156,7 +156,7 @@ func (s *Server) parcelCertificate(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	lang := catalogue.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	lang := catalogue.FromRequest(r)
 	// The PDF embeds the signed certificate as served here, so that the paper's
 	// digital twin verifies offline (examples/verify-certificate).
 	doc, err := pdf.Render(pdf.Input{

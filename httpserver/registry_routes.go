@@ -30,7 +30,7 @@ func (s *Server) verifyCertificateHash(w http.ResponseWriter, r *http.Request) e
 	w.Header().Add("Vary", "Accept")
 	w.Header().Add("Vary", "Accept-Language")
 	page := consentpage.PrefersHTML(r.Header.Get("Accept"))
-	lang := catalogue.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	lang := catalogue.FromRequest(r)
 	h, err := parcel.ParseHash(r.PathValue("hash"))
 	if err != nil {
 		if page {

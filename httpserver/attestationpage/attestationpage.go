@@ -4,11 +4,11 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"github.com/veriland/veriland/internal/catalogue"
 	"html/template"
 	"net/http"
 
 	"github.com/veriland/veriland/httpserver/consentpage"
+	"github.com/veriland/veriland/internal/catalogue"
 	"github.com/veriland/veriland/internal/htmlpage"
 )
 
@@ -44,14 +44,8 @@ type View struct {
 	// (<public origin>/attestation/{id}/status), the content of the QR code.
 	StatusURL string
 	// Lang is the page's language, one of consentpage.Languages (see
-	// consentpage.Negotiate); another is served as consentpage.DefaultLanguage.
+	// catalogue.Negotiate); another is served as consentpage.DefaultLanguage.
 	Lang string
-}
-
-// language is one entry of the language switcher.
-type language struct {
-	Code, Name, Dir string
-	Selected        bool
 }
 
 // pageData is View with its QR code, its direction, its language switcher and the
@@ -60,37 +54,21 @@ type pageData struct {
 	View
 	QR        template.HTML
 	Dir       string
-	Languages []language
+	Languages []htmlpage.Language
 	Labels    map[string]string
 }
 
 // Label returns the page's label key in lang (one of consentpage.Languages; another
 // falls back to consentpage.DefaultLanguage), "" for an unknown key. Claim labels
 // are "scope.<item>" (consent), "liveness.<claim>" and "chip.<claim>".
-func Label(lang, key string) string {
-	if s, ok := labels[lang][key]; ok {
-		return s
-	}
-	return labels[consentpage.DefaultLanguage][key]
-}
-
-// lang returns v's language if the page has it, else the default.
-func (v View) lang() string {
-	if _, ok := labels[v.Lang]; ok {
-		return v.Lang
-	}
-	return consentpage.DefaultLanguage
-}
+func Label(lang, key string) string { return labels.Text(lang, key) }
 
 // Render returns the page for v. It fails when v is found but its StatusURL cannot
 // be encoded as a QR code (longer than a QR code holds).
 func Render(v View) ([]byte, error) {
-	v.Lang = v.lang()
-	d := pageData{View: v, Dir: Label(v.Lang, "dir"), Labels: labels[v.Lang]}
-	for _, code := range consentpage.Languages {
-		d.Languages = append(d.Languages, language{Code: code, Name: consentpage.Label(code, "languageName"),
-			Dir: Label(code, "dir"), Selected: code == v.Lang})
-	}
+	v.Lang = catalogue.Lang(v.Lang)
+	d := pageData{View: v, Dir: Label(v.Lang, "dir"), Labels: labels[v.Lang],
+		Languages: htmlpage.Switcher(consentpage.Languages, v.Lang, catalogue.Name, func(code string) string { return Label(code, "dir") })}
 	if v.Found {
 		svg, err := QRCode(v.StatusURL)
 		if err != nil {
@@ -117,7 +95,7 @@ func Write(w http.ResponseWriter, v View) error {
 	if !v.Found {
 		status = http.StatusNotFound
 	}
-	w.Header().Set("Content-Language", v.lang())
+	w.Header().Set("Content-Language", catalogue.Lang(v.Lang))
 	return htmlpage.Write(w, status, csp, body)
 }
 

@@ -17,7 +17,7 @@
 // that no HTML string can reach a DOM sink.
 //
 // The page speaks the languages of the consent page (consentpage.Languages, chosen
-// with consentpage.Negotiate): the server renders it in the reader's language with
+// with catalogue.Negotiate): the server renders it in the reader's language with
 // its lang and dir, and a language switcher reloads it in another; the labels of
 // every language, claim labels included, are in the message catalogue (internal/catalogue/attestation.json), and the script gets
 // those of the page's language as a JSON data block.

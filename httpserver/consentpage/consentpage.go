@@ -24,12 +24,12 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"github.com/veriland/veriland/internal/catalogue"
 	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/veriland/veriland/internal/catalogue"
 	"github.com/veriland/veriland/internal/htmlpage"
 )
 
@@ -46,9 +46,6 @@ const DefaultLanguage = catalogue.Default
 // Languages are the page's languages, as BCP 47 primary language subtags, in the
 // order of the language switcher: the message catalogue's.
 var Languages = catalogue.Languages
-
-// rtl are the Languages written right to left.
-var rtl = map[string]bool{"ar": true}
 
 var (
 	sample     = mustRender(Params{Lang: DefaultLanguage, URL: "https://example.com/consent/x"})
@@ -94,12 +91,7 @@ func mustRender(p Params) []byte {
 }
 
 // label returns the label key in lang.
-func label(lang, key string) string {
-	if s, ok := labels[lang][key]; ok {
-		return s
-	}
-	return labels[DefaultLanguage][key]
-}
+func label(lang, key string) string { return labels.Text(lang, key) }
 
 // Label returns the page's label key in lang (one of Languages; another falls back
 // to DefaultLanguage), "" for an unknown key. Scope items are labelled "scope.<item>".
@@ -132,17 +124,11 @@ type Params struct {
 	Environment string
 }
 
-// language is one entry of the language switcher.
-type language struct {
-	Code, Name, Dir string
-	Selected        bool
-}
-
 // view is the template's data.
 type view struct {
 	Params
 	Dir       string
-	Languages []language
+	Languages []htmlpage.Language
 	Labels    map[string]map[string]string
 	QR        template.HTML
 	MetaMask  string
@@ -151,20 +137,9 @@ type view struct {
 
 // Render returns the page for p.
 func Render(p Params) ([]byte, error) {
-	if _, ok := labels[p.Lang]; !ok {
-		p.Lang = DefaultLanguage
-	}
-	v := view{Params: p, Dir: "ltr", Labels: labels}
-	if rtl[p.Lang] {
-		v.Dir = "rtl"
-	}
-	for _, code := range Languages {
-		dir := "ltr"
-		if rtl[code] {
-			dir = "rtl"
-		}
-		v.Languages = append(v.Languages, language{Code: code, Name: label(code, "languageName"), Dir: dir, Selected: code == p.Lang})
-	}
+	p.Lang = catalogue.Lang(p.Lang)
+	v := view{Params: p, Dir: catalogue.Dir(p.Lang), Labels: labels,
+		Languages: htmlpage.Switcher(Languages, p.Lang, catalogue.Name, catalogue.Dir)}
 	if !p.NotFound {
 		u, err := url.Parse(p.URL)
 		if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {

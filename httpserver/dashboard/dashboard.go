@@ -128,7 +128,7 @@ func Page(lang string) []byte { return bytes.Clone(pages[catalogue.Lang(lang)]) 
 // (catalogue.Negotiate): the ?lang= of the language switcher, else the
 // Accept-Language header's preference, else English.
 func Language(r *http.Request) string {
-	return catalogue.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	return catalogue.FromRequest(r)
 }
 
 // ContentSecurityPolicy returns the policy the page is served with: nothing is

@@ -6,7 +6,7 @@
 // domain "Land Transfer") with their wallet.
 //
 // The server renders what does not depend on the transfer's live state: the page's
-// language and direction (consentpage.Negotiate: Accept-Language, or the ?lang= its
+// language and direction (catalogue.Negotiate: Accept-Language, or the ?lang= its
 // language switcher sets; the seven languages of the consent page, Arabic right to
 // left), its static labels in that language, what signing does and does not do, the
 // QR code of the page's own address and the wallets' "open in wallet browser" links

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"github.com/veriland/veriland/internal/catalogue"
 	"html/template"
 	"net/http"
 	"net/url"
 
 	"github.com/veriland/veriland/httpserver/consentpage"
+	"github.com/veriland/veriland/internal/catalogue"
 	"github.com/veriland/veriland/internal/htmlpage"
 )
 
@@ -49,12 +49,7 @@ func mustPolicy(p Params) string {
 // Label returns the page's label key in lang (one of consentpage.Languages; another
 // falls back to consentpage.DefaultLanguage), "" for an unknown key. Statuses are
 // labelled "state.<STATUS>", error codes "e.<code>".
-func Label(lang, key string) string {
-	if s, ok := labels[lang][key]; ok {
-		return s
-	}
-	return labels[consentpage.DefaultLanguage][key]
-}
+func Label(lang, key string) string { return labels.Text(lang, key) }
 
 // ContentSecurityPolicy returns the policy the page is served with: nothing is
 // allowed but its own inline script and style (by hash), fetches to its own origin,
@@ -97,7 +92,7 @@ func Render(p Params) ([]byte, error) {
 	p.Lang = language(p)
 	v := view{Params: p, Dir: Label(p.Lang, "dir"), Sandbox: p.Environment == "SANDBOX", Labels: labels,
 		Languages: htmlpage.Switcher(consentpage.Languages, p.Lang,
-			func(code string) string { return consentpage.Label(code, "languageName") },
+			catalogue.Name,
 			func(code string) string { return Label(code, "dir") })}
 	if !p.NotFound {
 		u, err := url.Parse(p.URL)

@@ -1,6 +1,7 @@
 package catalogue_test
 
 import (
+	"net/http/httptest"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -84,6 +85,21 @@ func TestNegotiate(t *testing.T) {
 		{"", "*", "en"},
 	} {
 		require.Equal(t, tc.want, catalogue.Negotiate(tc.override, tc.accept), "%q %q", tc.override, tc.accept)
+	}
+}
+
+func TestFromRequest(t *testing.T) {
+	for _, tc := range []struct{ target, accept, want string }{
+		{"/x", "", "en"},
+		{"/x?lang=ar", "fr", "ar"},
+		{"/x?lang=xx", "pt-BR", "pt"},
+		{"/x", "de-AT,de;q=0.9", "de"},
+	} {
+		r := httptest.NewRequest("GET", tc.target, nil)
+		if tc.accept != "" {
+			r.Header.Set("Accept-Language", tc.accept)
+		}
+		require.Equal(t, tc.want, catalogue.FromRequest(r), "%s %q", tc.target, tc.accept)
 	}
 }
 

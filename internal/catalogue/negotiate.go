@@ -1,10 +1,17 @@
 package catalogue
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/veriland/veriland/internal/htmlpage"
 )
+
+// FromRequest returns the language of a page answering r: Negotiate of its ?lang=
+// query parameter and its Accept-Language header.
+func FromRequest(r *http.Request) string {
+	return Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+}
 
 // Negotiate returns a page's language: override when it is one of Languages (the
 // ?lang= a language switcher sets), else the first of Languages that the
