@@ -55,6 +55,8 @@ type Options struct {
 	// MaxBackoff caps the jittered, exponentially growing pause between attempts
 	// (default DefaultMaxBackoff).
 	MaxBackoff time.Duration
+
+	dial pgconn.DialFunc // for tests: counts the network waits
 }
 
 func (o Options) withDefaults() Options {
@@ -120,6 +122,9 @@ type Store struct {
 	retries  atomic.Uint64
 	reads    atomic.Uint64
 	writes   atomic.Uint64
+
+	views     atomic.Uint64
+	viewReads atomic.Uint64
 }
 
 var _ storage.Store = (*Store)(nil)
@@ -130,16 +135,19 @@ type Stats struct {
 	Attempts uint64 // Update transactions begun, retries included
 	Retries  uint64 // attempts that failed with a serialization failure or deadlock and ran again
 	// Reads counts the read round trips of Update attempts (one per Get, one per
-	// page of a Scan), Writes the rows their batches wrote or deleted. An attempt's
-	// other round trips are BEGIN, its one batch of writes (when it wrote) and COMMIT,
-	// so an Update that commits at the first attempt costs Reads + 3 network waits.
+	// page of a Scan), Writes the rows their batches wrote or deleted. BEGIN travels
+	// with an attempt's first statement and its writes with its COMMIT, so an Update
+	// that commits at the first attempt costs Reads + 1 network waits.
 	Reads, Writes uint64
+	// Views counts the View calls that ran a statement, ViewReads their read round
+	// trips (a View's ROLLBACK is not waited for).
+	Views, ViewReads uint64
 }
 
 // Stats returns the counters.
 func (s *Store) Stats() Stats {
 	return Stats{Commits: s.commits.Load(), Attempts: s.attempts.Load(), Retries: s.retries.Load(),
-		Reads: s.reads.Load(), Writes: s.writes.Load()}
+		Reads: s.reads.Load(), Writes: s.writes.Load(), Views: s.views.Load(), ViewReads: s.viewReads.Load()}
 }
 
 // Open connects to the database of opts.DSN, checks the connection and creates the
@@ -153,6 +161,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(opts.DSN)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if opts.dial != nil {
+		cfg.ConnConfig.DialFunc = opts.dial
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = int32(min(opts.MaxConns, 1<<30))
@@ -217,7 +228,9 @@ func (s *Store) Close() error {
 }
 
 // View runs fn in a READ ONLY transaction at REPEATABLE READ: every read sees the
-// snapshot taken at its first statement. fn runs once; View returns its error.
+// snapshot taken at its first statement. fn runs once; View returns its error. The
+// transaction begins with fn's first read and ends after View returned (see the
+// package documentation on round trips).
 func (s *Store) View(ctx context.Context, fn func(tx storage.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -225,14 +238,14 @@ func (s *Store) View(ctx context.Context, fn func(tx storage.Tx) error) error {
 	if s.closed.Load() {
 		return storage.ErrClosed
 	}
-	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return s.beginError(ctx, err)
-	}
-	t := &tx{ctx: ctx, pg: ptx, q: &s.q}
+	t := &tx{ctx: ctx, s: s, begin: beginView, q: &s.q}
 	defer func() {
 		t.done = true
-		rollback(ctx, ptx)
+		if t.begun {
+			s.views.Add(1)
+			s.viewReads.Add(t.reads)
+		}
+		t.release(false)
 	}()
 	return fn(t)
 }
@@ -287,18 +300,11 @@ func (s *Store) attempt(ctx context.Context, fn func(tx storage.Tx) error, retry
 	}
 	defer release()
 	s.attempts.Add(1)
-	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: pgx.ReadWrite})
-	if err != nil {
-		return false, s.beginError(ctx, err)
-	}
-	t := &tx{ctx: ctx, pg: ptx, q: &s.q, writable: true}
-	committed := false
+	t := &tx{ctx: ctx, s: s, begin: beginUpdate, q: &s.q, writable: true}
 	defer func() {
 		s.reads.Add(t.reads)
 		t.done = true
-		if !committed {
-			rollback(ctx, ptx)
-		}
+		t.release(true)
 	}()
 	fnErr := fn(t)
 	t.done = true
@@ -317,25 +323,15 @@ func (s *Store) attempt(ctx context.Context, fn func(tx storage.Tx) error, retry
 		return false, ctx.Err()
 	case t.err != nil:
 		return false, fmt.Errorf("postgres: transaction not committed: a statement failed: %w", t.err)
+	case !t.begun && t.pending.n == 0:
+		s.commits.Add(1) // nothing read, nothing written: nothing to send
+		return false, nil
 	}
 	s.writes.Add(uint64(t.pending.n))
-	if err := t.flush(); err != nil {
-		switch {
-		case t.retry != nil:
-			return true, t.retry
-		case ctx.Err() != nil:
-			return false, ctx.Err()
-		}
-		return false, err
-	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
-	committed = true // a failed COMMIT ends the transaction too
-	if err := ptx.Commit(cctx); err != nil {
-		if Retryable(err) {
-			return true, err
-		}
-		return false, fmt.Errorf("%w: postgres: commit: %w", storage.ErrUnavailable, err)
+	if retry, err := t.commit(cctx); err != nil {
+		return retry, err
 	}
 	s.commits.Add(1)
 	return false, nil
@@ -352,12 +348,6 @@ func (s *Store) beginError(ctx context.Context, err error) error {
 	return fmt.Errorf("%w: postgres: begin: %w", storage.ErrUnavailable, err)
 }
 
-func rollback(ctx context.Context, ptx pgx.Tx) {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
-	defer cancel()
-	_ = ptx.Rollback(rctx) // on failure pgx closes the connection
-}
-
 // Retryable reports whether err (or an error it wraps) is a PostgreSQL or
 // CockroachDB error after which running the whole transaction again may succeed: a
 // serialization failure (SQLSTATE 40001, which CockroachDB reports for every
@@ -366,6 +356,12 @@ func rollback(ctx context.Context, ptx pgx.Tx) {
 // CockroachDB.
 func Retryable(err error) bool {
 	return hasCode(err, "40001", "40P01")
+}
+
+// isPgError reports whether err (or an error it wraps) is an error PostgreSQL sent.
+func isPgError(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr)
 }
 
 func hasCode(err error, codes ...string) bool {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/veriland/veriland/storage"
 )
@@ -83,7 +83,10 @@ var errTxDone = errors.New("postgres: transaction used after its function return
 // them and scans BYTEA into fresh slices, so no slice is retained or shared.
 type tx struct {
 	ctx      context.Context
-	pg       pgx.Tx
+	s        *Store
+	begin    string        // the BEGIN statement, sent with the first statement
+	pc       *pgxpool.Conn // taken from the pool at the first statement
+	begun    bool          // BEGIN was sent
 	q        *queries
 	writable bool
 	done     bool
@@ -137,13 +140,12 @@ func (t *tx) Get(bucket string, key []byte) ([]byte, error) {
 		return bytes.Clone(wr.value), nil
 	}
 	var v []byte
-	t.reads++
-	err := t.pg.QueryRow(t.ctx, t.q.get, bucket, key).Scan(&v)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, storage.ErrNotFound
+	found := false
+	if err := t.read(t.q.get, []any{bucket, key}, []any{&v}, func() error { found = true; return nil }); err != nil {
+		return nil, err
 	}
-	if err != nil {
-		return nil, t.fail(err)
+	if !found {
+		return nil, storage.ErrNotFound
 	}
 	if v == nil {
 		v = []byte{}
@@ -200,18 +202,6 @@ func (t *tx) checkBucket(bucket string) error {
 	return err
 }
 
-// flush sends the pending writes in one round trip. It is called once, after the
-// function returned and before COMMIT.
-func (t *tx) flush() error {
-	if t.pending.n == 0 {
-		return nil
-	}
-	if err := t.pg.SendBatch(t.ctx, t.pending.batch(t.q)).Close(); err != nil {
-		return t.fail(err)
-	}
-	return nil
-}
-
 func (t *tx) Scan(bucket string, r storage.Range, fn func(key, value []byte) error) error {
 	if err := t.check(); err != nil {
 		return err
@@ -265,14 +255,9 @@ func (t *tx) Scan(bucket string, r storage.Range, fn func(key, value []byte) err
 	}
 	for limit := firstPage; ; limit = min(limit*4, maxPage) {
 		sql, args := scanQuery(t.q.table, bucket, lower, upper, after, r.Reverse, limit)
-		t.reads++
-		rows, err := t.pg.Query(t.ctx, sql, args...)
-		if err != nil {
-			return t.fail(err)
-		}
 		page = page[:0]
 		var k, v []byte
-		_, err = pgx.ForEachRow(rows, []any{&k, &v}, func() error {
+		err := t.read(sql, args, []any{&k, &v}, func() error {
 			if v == nil {
 				v = []byte{}
 			}
@@ -280,7 +265,7 @@ func (t *tx) Scan(bucket string, r storage.Range, fn func(key, value []byte) err
 			return nil
 		})
 		if err != nil {
-			return t.fail(err)
+			return err
 		}
 		if len(page) > 0 {
 			after = bytes.Clone(page[len(page)-1].k) // fn may change the key it is given

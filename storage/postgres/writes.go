@@ -100,9 +100,8 @@ func (w *writes) next(bucket string, lower, upper, after []byte, reverse bool) (
 	return k, b.last[string(k)], true
 }
 
-// batch returns the statements that apply the writes, in (bucket, key) order.
-func (w *writes) batch(q *queries) *pgx.Batch {
-	out := &pgx.Batch{}
+// queue adds to out the statements that apply the writes, in (bucket, key) order.
+func (w *writes) queue(out *pgx.Batch, q *queries) {
 	for _, bucket := range slices.Sorted(maps.Keys(w.buckets)) {
 		b := w.buckets[bucket]
 		for _, k := range b.keys {
@@ -113,5 +112,4 @@ func (w *writes) batch(q *queries) *pgx.Batch {
 			}
 		}
 	}
-	return out
 }

@@ -1,0 +1,131 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland/internal/testenv"
+	"github.com/veriland/veriland/storage"
+)
+
+// waitCounter counts network waits: the times a connection reads after it wrote,
+// which is when the client waits for the server's answer.
+type waitCounter struct{ n atomic.Int64 }
+
+type countingConn struct {
+	net.Conn
+	c     *waitCounter
+	mu    sync.Mutex
+	wrote bool
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.wrote = true
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	if c.wrote {
+		c.wrote = false
+		c.c.n.Add(1)
+	}
+	c.mu.Unlock()
+	return c.Conn.Read(p)
+}
+
+// TestNetworkWaits pins how many times a transaction waits for PostgreSQL: BEGIN
+// travels with the first statement, the writes with COMMIT, and a View's ROLLBACK is
+// not waited for.
+func TestNetworkWaits(t *testing.T) {
+	url := os.Getenv("VERILAND_TEST_POSTGRES_URL")
+	if url == "" {
+		testenv.Require(t, "a PostgreSQL server", "set VERILAND_TEST_POSTGRES_URL; storage/postgres/testdb.sh starts one and prints its URL")
+	}
+	ctx := context.Background()
+	counter := &waitCounter{}
+	dialer := &net.Dialer{}
+	table := fmt.Sprintf("waits_%d", time.Now().UnixNano())
+	s, err := Open(ctx, Options{DSN: url, Table: table, MaxConns: 1, dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countingConn{Conn: c, c: counter}, nil
+	}})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_, _ = s.pool.Exec(context.Background(), "DROP TABLE "+pgx.Identifier{table}.Sanitize())
+		_ = s.Close()
+	})
+	put := func(tx storage.Tx) error {
+		if err := tx.Put("b", []byte("k1"), []byte("v1")); err != nil {
+			return err
+		}
+		return tx.Put("b", []byte("k2"), []byte("v2"))
+	}
+	getOne := func(tx storage.Tx) error { _, err := tx.Get("b", []byte("k1")); return err }
+	readWrite := func(tx storage.Tx) error {
+		if _, err := tx.Get("b", []byte("k1")); err != nil {
+			return err
+		}
+		return put(tx)
+	}
+	twoReads := func(tx storage.Tx) error {
+		if err := getOne(tx); err != nil {
+			return err
+		}
+		return tx.Scan("b", storage.Range{}, func(k, v []byte) error { return nil })
+	}
+	// idle waits for a View's background ROLLBACK to give the connection back.
+	idle := func() {
+		require.Eventually(t, func() bool { return s.pool.Stat().AcquiredConns() == 0 }, 5*time.Second, time.Millisecond)
+	}
+	tests := []struct {
+		name   string
+		update bool
+		fn     func(storage.Tx) error
+		waits  int64
+	}{
+		{"update writing only", true, put, 1},
+		{"update reading one key and writing", true, readWrite, 2},
+		{"update reading twice", true, twoReads, 3},
+		{"update doing nothing", true, func(storage.Tx) error { return nil }, 0},
+		{"view of one read", false, getOne, 1},
+		{"view of two reads", false, twoReads, 2},
+		{"view doing nothing", false, func(storage.Tx) error { return nil }, 0},
+	}
+	// A first pass prepares every statement on the one connection (pgx describes a
+	// statement once per connection and caches it).
+	for _, tt := range tests {
+		run := s.View
+		if tt.update {
+			run = s.Update
+		}
+		require.NoError(t, run(ctx, tt.fn))
+		idle()
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := s.View
+			if tt.update {
+				run = s.Update
+			}
+			before := counter.n.Load()
+			require.NoError(t, run(ctx, tt.fn))
+			require.Equal(t, tt.waits, counter.n.Load()-before)
+			idle() // the View's ROLLBACK, after the count
+		})
+	}
+}
