@@ -29,6 +29,10 @@ type queries struct {
 	get    string
 	put    string
 	delete string
+	// putMany and deleteMany write several rows, over arrays of buckets, keys
+	// (and values): $1 TEXT[], $2 BYTEA[] (, $3 BYTEA[]).
+	putMany    string
+	deleteMany string
 }
 
 func newQueries(table string) queries {
@@ -37,6 +41,10 @@ func newQueries(table string) queries {
 		get:    "SELECT value FROM " + table + " WHERE bucket = $1 AND key = $2",
 		put:    "INSERT INTO " + table + " (bucket, key, value) VALUES ($1, $2, $3) ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value",
 		delete: "DELETE FROM " + table + " WHERE bucket = $1 AND key = $2",
+		putMany: "INSERT INTO " + table + " (bucket, key, value) SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[])" +
+			" ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value",
+		deleteMany: "DELETE FROM " + table + " t USING unnest($1::text[], $2::bytea[]) AS d(bucket, key)" +
+			" WHERE t.bucket = d.bucket AND t.key = d.key",
 	}
 }
 

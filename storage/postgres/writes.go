@@ -100,16 +100,38 @@ func (w *writes) next(bucket string, lower, upper, after []byte, reverse bool) (
 	return k, b.last[string(k)], true
 }
 
-// queue adds to out the statements that apply the writes, in (bucket, key) order.
+// queue adds to out the statements that apply the writes: one INSERT ... ON
+// CONFLICT for all the puts and one DELETE for all the deletes, each over arrays in
+// (bucket, key) order (a single write is sent as its own plain statement). One
+// statement instead of one per row spares PostgreSQL a parse, bind and execute per
+// row; rows are taken in array order, so two transactions writing the same rows
+// mostly lock them in the same order (a deadlock, when they do not, is retried like a
+// serialization failure).
 func (w *writes) queue(out *pgx.Batch, q *queries) {
+	var putBuckets, delBuckets []string
+	var putKeys, putValues, delKeys [][]byte
 	for _, bucket := range slices.Sorted(maps.Keys(w.buckets)) {
 		b := w.buckets[bucket]
 		for _, k := range b.keys {
 			if wr := b.last[string(k)]; wr.deleted {
-				out.Queue(q.delete, bucket, k)
+				delBuckets, delKeys = append(delBuckets, bucket), append(delKeys, k)
 			} else {
-				out.Queue(q.put, bucket, k, wr.value)
+				putBuckets, putKeys, putValues = append(putBuckets, bucket), append(putKeys, k), append(putValues, wr.value)
 			}
 		}
+	}
+	switch len(putKeys) {
+	case 0:
+	case 1:
+		out.Queue(q.put, putBuckets[0], putKeys[0], putValues[0])
+	default:
+		out.Queue(q.putMany, putBuckets, putKeys, putValues)
+	}
+	switch len(delKeys) {
+	case 0:
+	case 1:
+		out.Queue(q.delete, delBuckets[0], delKeys[0])
+	default:
+		out.Queue(q.deleteMany, delBuckets, delKeys)
 	}
 }
