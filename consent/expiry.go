@@ -33,7 +33,7 @@ func (s *Service) Has(ctx context.Context, env veriland.Environment, id string) 
 	if err := s.check(env); err != nil {
 		return err
 	}
-	return s.Store.View(ctx, func(tx storage.Tx) error {
+	return storage.ViewOne(ctx, s.Store, func(tx storage.Tx) error {
 		_, err := repo(tx, env).requestBytes(id)
 		return err
 	})
@@ -47,7 +47,7 @@ func (s *Service) get(ctx context.Context, env veriland.Environment, id string) 
 	}
 	var r *Request
 	var raw []byte
-	err := s.Store.View(ctx, func(tx storage.Tx) error {
+	err := storage.ViewOne(ctx, s.Store, func(tx storage.Tx) error {
 		var err error
 		r, raw, err = repo(tx, env).requestRaw(id)
 		return err

@@ -30,6 +30,7 @@ import (
 //     serialised part), tx-fn-µs/approval the part of it in transaction functions.
 //   - postgres/pool=N: storage/postgres on VERILAND_TEST_POSTGRES_URL with a pool of N
 //     connections, SERIALIZABLE with retry; retries/commit is the contention figure.
+//     views/approval counts the read-only transactions of an approval.
 //     For figures with fsync on, point the variable at a durable cluster
 //     (storage/postgres/testdb.sh -durable).
 func BenchmarkConsentApprove(b *testing.B) {
@@ -61,6 +62,11 @@ func BenchmarkConsentApprove(b *testing.B) {
 				// carries (BEGIN, the batch and COMMIT are three more waits).
 				b.ReportMetric(float64(st.Reads-before.Reads)/float64(max(st.Attempts-before.Attempts, 1)), "reads/attempt")
 				b.ReportMetric(float64(st.Writes-before.Writes)/float64(max(st.Attempts-before.Attempts, 1)), "writes/attempt")
+				// The read-only transactions around it (authentication, idempotency,
+				// the request's own read before the transition) and their reads.
+				b.ReportMetric(float64(st.Views-before.Views)/float64(b.N), "views/approval")
+				b.ReportMetric(float64(st.ViewReads-before.ViewReads)/float64(max(st.Views-before.Views, 1)), "reads/view")
+				b.ReportMetric(float64(st.Gets-before.Gets)/float64(b.N), "gets/approval") // storage.ViewOne
 			}, func(c *Config) { c.Store = pg })
 		})
 	}

@@ -101,7 +101,7 @@ func (s *Service) Get(ctx context.Context, env veriland.Environment, did string)
 		return nil, err
 	}
 	var id *Identity
-	err := s.Store.View(ctx, func(tx storage.Tx) error {
+	err := storage.ViewOne(ctx, s.Store, func(tx storage.Tx) error {
 		var err error
 		id, err = repo(tx, env).identity(did)
 		return err

@@ -8,6 +8,11 @@
 // buckets named with Bucket(env, name), so code that holds one environment never
 // addresses the other's buckets.
 //
-// Backends: storage/bolt (default, one file, fsync on commit, group commit). Every
-// backend passes the conformance suite in storage/storagetest.
+// A request path's single-key read (a record by its id) goes through ViewOne, which a
+// backend may serve without a transaction (Getter): on storage/postgres that is one
+// statement instead of BEGIN, the read and ROLLBACK.
+//
+// Backends: storage/bolt (default, one file, fsync on commit, group commit) and
+// storage/postgres (several replicas on one database). Every backend passes the
+// conformance suite in storage/storagetest.
 package storage

@@ -69,6 +69,7 @@
 //
 //	View of R reads              R waits
 //	Update of R reads and writes R + 1 waits (1 when R = 0)
+//	storage.ViewOne (Store.Get)  1 wait: one statement, no transaction
 //	a function that runs nothing 0 waits, and no connection
 //
 // where BEGIN, every statement and COMMIT used to be one wait each (a consent

@@ -46,8 +46,8 @@ func (c *countingConn) Read(p []byte) (int, error) {
 }
 
 // TestNetworkWaits pins how many times a transaction waits for PostgreSQL: BEGIN
-// travels with the first statement, the writes with COMMIT, and a View's ROLLBACK is
-// not waited for.
+// travels with the first statement, the writes with COMMIT, a View's ROLLBACK is sent
+// (and counted here) after View returned, and ViewOne is one statement.
 func TestNetworkWaits(t *testing.T) {
 	url := os.Getenv("VERILAND_TEST_POSTGRES_URL")
 	if url == "" {
@@ -92,26 +92,33 @@ func TestNetworkWaits(t *testing.T) {
 	idle := func() {
 		require.Eventually(t, func() bool { return s.pool.Stat().AcquiredConns() == 0 }, 5*time.Second, time.Millisecond)
 	}
+	viewOne := func(ctx context.Context, fn func(storage.Tx) error) error { return storage.ViewOne(ctx, s, fn) }
 	tests := []struct {
 		name   string
 		update bool
+		one    bool
 		fn     func(storage.Tx) error
 		waits  int64
 	}{
-		{"update writing only", true, put, 1},
-		{"update reading one key and writing", true, readWrite, 2},
-		{"update reading twice", true, twoReads, 3},
-		{"update doing nothing", true, func(storage.Tx) error { return nil }, 0},
-		{"view of one read", false, getOne, 1},
-		{"view of two reads", false, twoReads, 2},
-		{"view doing nothing", false, func(storage.Tx) error { return nil }, 0},
+		{"update writing only", true, false, put, 1},
+		{"update reading one key and writing", true, false, readWrite, 2},
+		{"update reading twice", true, false, twoReads, 3},
+		{"update doing nothing", true, false, func(storage.Tx) error { return nil }, 0},
+		// A View's ROLLBACK is one more wait, in the background after View returned.
+		{"view of one read", false, false, getOne, 1 + 1},
+		{"view of two reads", false, false, twoReads, 2 + 1},
+		{"view doing nothing", false, false, func(storage.Tx) error { return nil }, 0},
+		{"ViewOne", false, true, getOne, 1},
 	}
 	// A first pass prepares every statement on the one connection (pgx describes a
 	// statement once per connection and caches it).
 	for _, tt := range tests {
 		run := s.View
-		if tt.update {
+		switch {
+		case tt.update:
 			run = s.Update
+		case tt.one:
+			run = viewOne
 		}
 		require.NoError(t, run(ctx, tt.fn))
 		idle()
@@ -119,13 +126,16 @@ func TestNetworkWaits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run := s.View
-			if tt.update {
+			switch {
+			case tt.update:
 				run = s.Update
+			case tt.one:
+				run = viewOne
 			}
 			before := counter.n.Load()
 			require.NoError(t, run(ctx, tt.fn))
+			idle()
 			require.Equal(t, tt.waits, counter.n.Load()-before)
-			idle() // the View's ROLLBACK, after the count
 		})
 	}
 }

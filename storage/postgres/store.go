@@ -125,9 +125,13 @@ type Store struct {
 
 	views     atomic.Uint64
 	viewReads atomic.Uint64
+	gets      atomic.Uint64
 }
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store  = (*Store)(nil)
+	_ storage.Getter = (*Store)(nil)
+)
 
 // Stats counts the work a Store has done since Open.
 type Stats struct {
@@ -142,12 +146,15 @@ type Stats struct {
 	// Views counts the View calls that ran a statement, ViewReads their read round
 	// trips (a View's ROLLBACK is not waited for).
 	Views, ViewReads uint64
+	// Gets counts the single reads outside a transaction (Get, for storage.ViewOne).
+	Gets uint64
 }
 
 // Stats returns the counters.
 func (s *Store) Stats() Stats {
 	return Stats{Commits: s.commits.Load(), Attempts: s.attempts.Load(), Retries: s.retries.Load(),
-		Reads: s.reads.Load(), Writes: s.writes.Load(), Views: s.views.Load(), ViewReads: s.viewReads.Load()}
+		Reads: s.reads.Load(), Writes: s.writes.Load(), Views: s.views.Load(), ViewReads: s.viewReads.Load(),
+		Gets: s.gets.Load()}
 }
 
 // Open connects to the database of opts.DSN, checks the connection and creates the
@@ -248,6 +255,32 @@ func (s *Store) View(ctx context.Context, fn func(tx storage.Tx) error) error {
 		t.release(false)
 	}()
 	return fn(t)
+}
+
+// Get reads one key in one statement outside any transaction (storage.Getter, which
+// storage.ViewOne uses): one network wait, and no BEGIN or ROLLBACK for PostgreSQL to
+// run. A statement sees one snapshot, so the value is the one a View would read.
+// Errors are those of a View's Get.
+func (s *Store) Get(ctx context.Context, bucket string, key []byte) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.closed.Load() {
+		return nil, storage.ErrClosed
+	}
+	s.gets.Add(1)
+	var v []byte
+	err := s.pool.QueryRow(ctx, s.q.get, bucket, key).Scan(&v)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, storage.ErrNotFound
+	case err != nil:
+		t := &tx{ctx: ctx, s: s, q: &s.q}
+		return nil, t.fail(err)
+	case v == nil:
+		v = []byte{}
+	}
+	return v, nil
 }
 
 // Update runs fn in a SERIALIZABLE transaction and commits when fn returns nil.

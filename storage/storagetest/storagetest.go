@@ -55,6 +55,7 @@ func Run(t *testing.T, open OpenFunc) {
 		{"Context", testContext},
 		{"EnvironmentIsolation", testEnvironmentIsolation},
 		{"Closed", testClosed},
+		{"ViewOne", testViewOne},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
