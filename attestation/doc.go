@@ -27,6 +27,16 @@
 // verifier that imports it, never links a chain client or simulator: the
 // implementations live in attestation/anchor, imported only by the wiring.
 //
+// Attestation ids ("att_…") begin with the time of issue in milliseconds
+// (ids.NewOrdered), so that the attestations bucket, keyed by id, takes each new record
+// on its last pages: a random id dirtied a different page of it in every issuing
+// transaction, which a group commit then had to write. The id thus shows the time of
+// issue to the millisecond, which the signed issuedAt already shows to the second.
+// Attestations issued before this have wholly random ids of the same shape; nothing
+// rewrites them, because nothing needs to: a record is found by its id, whatever the
+// id holds, and lists order by the subject index's issuedAt, never by id, so old and
+// new records are read, listed and revoked alike in the same buckets.
+//
 // The package never stores personal data beyond what a caller puts in claims, and the
 // reason given for a revocation is kept but never shown in the attestation.
 package attestation

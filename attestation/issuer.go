@@ -16,7 +16,8 @@ import (
 	"github.com/veriland/veriland/internal/ids"
 )
 
-// IDPrefix is the prefix of attestation ids: "att_" + 26 random base32 characters.
+// IDPrefix is the prefix of attestation ids: "att_" + 26 base32 characters, the
+// time of issue then random ones (ids.NewOrdered; older ids are all random).
 const IDPrefix = "att"
 
 // Issuer signs attestations with the service's secp256k1 key over the attestation
@@ -25,7 +26,7 @@ type Issuer struct {
 	Key     *ecdsa.PrivateKey
 	ChainID uint64
 	Rand    io.Reader        // randomness for ids
-	Now     func() time.Time // clock for issuedAt
+	Now     func() time.Time // clock for issuedAt and the time part of ids
 }
 
 // Address returns the issuer's Ethereum address: what verifiers trust.
@@ -114,8 +115,8 @@ func (d *Draft) validate() (json.RawMessage, error) {
 	return claims, errs.Err()
 }
 
-// Sign turns d into a signed, VALID attestation with a fresh id, issued now (whole
-// seconds, UTC). Its anchor status is left for the caller (the Service sets it).
+// Sign turns d into a signed, VALID attestation with a fresh time-ordered id, issued
+// now (whole seconds, UTC). Its anchor status is left for the caller (the Service sets it).
 // Invalid drafts return validation_failed errors.
 func (i *Issuer) Sign(d Draft) (*Attestation, error) {
 	if i == nil || i.Key == nil {
@@ -125,11 +126,14 @@ func (i *Issuer) Sign(d Draft) (*Attestation, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := ids.New(i.rand(), IDPrefix)
+	at := i.now()
+	// Time-ordered, so that the attestations bucket, keyed by id, takes new records
+	// on its last pages (see the package doc).
+	id, err := ids.NewOrdered(i.rand(), IDPrefix, at)
 	if err != nil {
 		return nil, veriland.Errorf(veriland.CodeInternal, "cannot make an attestation id").WithCause(err)
 	}
-	now := i.now().UTC().Truncate(time.Second)
+	now := at.UTC().Truncate(time.Second)
 	att := &Attestation{
 		ID:           id,
 		Kind:         d.Kind,

@@ -75,6 +75,16 @@
 // Outbox.List (newest first, opaque cursors, by verifier, account and status) serve the
 // deliveries API; Outbox.Pending is the queue-depth gauge.
 //
+// Delivery ids begin with the delivery's creation time in milliseconds
+// (ids.NewOrdered), so that the deliveries bucket, keyed by id, takes each new record on
+// its last pages: a random id dirtied a different page of it in every enqueuing
+// transaction, which a group commit then had to write. The id thus shows its creation
+// time, which the receiver already gets in webhook-timestamp and the payload's
+// timestamp. Deliveries queued before this have wholly random ids of the same shape;
+// nothing rewrites them, because nothing needs to: a delivery is found by its id,
+// whatever the id holds, and the due, by-created and by-verifier indexes order by time,
+// never by id, so old and new deliveries are sent, listed and replayed alike.
+//
 // In SANDBOX, a callback URL whose path ends in "/fail" is answered by the sandbox test
 // receiver (SPEC S10): each attempt is recorded as failed with status 500 and error
 // "sandbox receiver: /fail", without any network call, so integrators can watch the

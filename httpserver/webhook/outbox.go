@@ -46,7 +46,8 @@ type Outbox struct {
 	Store storage.Store
 	// Now is the clock of attempts and schedules (nil: time.Now).
 	Now func() time.Time
-	// Rand is the source of delivery ids and claim tokens (nil: crypto/rand.Reader).
+	// Rand is the source of delivery ids (with Now, their time part) and claim tokens
+	// (nil: crypto/rand.Reader).
 	Rand io.Reader
 	// Jitter spreads retries by ±10 % (nil: math/rand/v2). It need not be safe for
 	// concurrent use: the Outbox serialises its calls.
@@ -268,7 +269,9 @@ func (o *Outbox) Prepare(ctx context.Context, env veriland.Environment, ev Event
 		}
 	}
 	payload := encodePayload(ev.Type, now.Format(payloadTimeFormat), data)
-	id, err := ids.New(o.rand(), DeliveryIDPrefix)
+	// Time-ordered, so that the deliveries bucket, keyed by id, takes new records on
+	// its last pages (see the package doc).
+	id, err := ids.NewOrdered(o.rand(), DeliveryIDPrefix, now)
 	if err != nil {
 		return nil, err
 	}
