@@ -298,7 +298,28 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 	if _, err := checkDecisionForm(d); err != nil {
 		return nil, err
 	}
-	r, stored, err := s.get(ctx, env, id) // expires it when due
+	f, err := s.Find(ctx, []veriland.Environment{env}, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.DecideFound(ctx, f, d)
+}
+
+// DecideFound is Decide for the request Find returned, which it does not read again
+// before its transaction (inside it, it checks that the request is still stored as
+// Find read it, as Decide does).
+func (s *Service) DecideFound(ctx context.Context, f *Found, d Decision) (*DecisionResult, error) {
+	if f == nil || f.r == nil {
+		return nil, errors.New("consent: DecideFound needs a request returned by Find")
+	}
+	env, id := f.Env, f.id
+	if err := s.check(env); err != nil {
+		return nil, err
+	}
+	if _, err := checkDecisionForm(d); err != nil {
+		return nil, err
+	}
+	r, stored, err := s.current(ctx, f) // expires it when due
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,57 @@ func (s *Service) Has(ctx context.Context, env veriland.Environment, id string) 
 	})
 }
 
+// Found is a verification request as Find read it: the environment that holds it
+// and its record, for DecideFound, which then does not read it again. Use it once,
+// right away: DecideFound checks inside its transaction that the request is still
+// stored as it was read.
+type Found struct {
+	Env veriland.Environment // the environment that holds the request
+	id  string
+	r   *Request
+	raw []byte
+}
+
+// Find reads request id in the first of envs that holds it, in their order (one
+// single-key read per environment tried), for a public route that learns the
+// environment from the record (POST /consent/{requestId} without the environment
+// header): the caller may apply the environment's rate limit and then DecideFound
+// without reading the request twice.
+//
+// Errors: not_found when no environment of envs holds it (unknown or malformed id),
+// and storage errors.
+func (s *Service) Find(ctx context.Context, envs []veriland.Environment, id string) (*Found, error) {
+	err := error(notFound(id))
+	for _, env := range envs {
+		if err := s.check(env); err != nil {
+			return nil, err
+		}
+		var f *Found
+		err = storage.ViewOne(ctx, s.Store, func(tx storage.Tx) error {
+			r, raw, err := repo(tx, env).requestRaw(id)
+			f = &Found{Env: env, id: id, r: r, raw: raw}
+			return err
+		})
+		if err == nil {
+			return f, nil
+		}
+		if !veriland.IsCode(err, veriland.CodeNotFound) {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+// current returns the request of f as get would: expired first when it is past its
+// deadline (with the record as stored then nil).
+func (s *Service) current(ctx context.Context, f *Found) (*Request, []byte, error) {
+	if now := s.now(); f.r.due(now) {
+		r, err := s.expireOne(ctx, f.Env, f.id, now)
+		return r, nil, err
+	}
+	return f.r.Clone(), f.raw, nil
+}
+
 // get is Get, with the record as stored when the request was read as it is (nil
 // when the read expired it).
 func (s *Service) get(ctx context.Context, env veriland.Environment, id string) (*Request, []byte, error) {

@@ -163,19 +163,19 @@ func (s *Server) decideConsent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	id := r.PathValue("requestId")
-	// Which environment holds the request; Decide reads (and, when due, expires) it.
-	_, env, err := findInEnvs(s, r, func(env veriland.Environment) (struct{}, error) {
-		return struct{}{}, s.cfg.Consent.Has(r.Context(), env, id)
-	})
+	// Which environment holds the request, read once: DecideFound does not read it
+	// again before its transaction (and expires it there when due).
+	found, err := s.cfg.Consent.Find(r.Context(), s.readEnvs(r), id)
 	if err != nil {
 		return err
 	}
+	env := found.Env
 	if addr := strings.ToLower(d.HolderAddress); addr != "" {
 		if err := s.limitKey(w, r, env, "wallet:"+addr, s.policy("consent", s.cfg.RateLimits.Wallet)); err != nil {
 			return err
 		}
 	}
-	res, err := s.cfg.Consent.Decide(r.Context(), env, id, d)
+	res, err := s.cfg.Consent.DecideFound(r.Context(), found, d)
 	s.notifyWebhooks()
 	if err != nil {
 		s.metrics.verification("consent", string(veriland.CodeOf(err)))
