@@ -19,8 +19,8 @@ func TestFindThenDecide(t *testing.T) {
 		envs   []veriland.Environment
 		id     func(f *fixture) string
 		before func(f *fixture, r *consent.Request) // between Find and DecideFound
-		code   veriland.Code                       // of Find, or else of DecideFound
-		status consent.Status                      // of the decision, when it succeeds
+		code   veriland.Code                        // of Find, or else of DecideFound
+		status consent.Status                       // of the decision, when it succeeds
 	}{
 		{name: "found in the second environment", envs: both, status: consent.StatusApproved},
 		{name: "only the sandbox", envs: []veriland.Environment{veriland.Sandbox}, status: consent.StatusApproved},
