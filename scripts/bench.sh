@@ -12,9 +12,10 @@
 #      the document's DS certificate seen before (the TrustStore's signer cache, as
 #      in service) and, for RSA and brainpoolP256r1, not seen before (cache off);
 #   2. consent approvals through the reference server on bbolt at CONSENT_C clients
-#      (examples/loadgen) vs the raw bbolt 64-writer group commit (storage/bolt
-#      BenchmarkUpdate, ≥ 0.35) and vs the same group commit making an approval's own
-#      writes (BenchmarkUpdateApprovalShaped, ≥ 0.60); the approvals' p99 (≤ 50 ms);
+#      (examples/loadgen) vs the same group commit making an approval's own writes
+#      (BenchmarkUpdateApprovalShaped, ≥ 0.60), and for information vs the raw bbolt
+#      64-writer group commit of small writes (storage/bolt BenchmarkUpdate) and the
+#      approvals' p99 (issue 16's targets, restated by issue 27 as the first);
 #   3. GET /v1/health (≥ 0.75) and GET /attestation/{id}/status (≥ 0.60) vs a bare
 #      net/http hello world (scripts/hello) under the same load (wrk if installed,
 #      else scripts/httpload), in three rounds alternating hello and route
@@ -279,13 +280,15 @@ say "bbolt txs/s: $(runs "$tmp/bolt.txt" "BenchmarkUpdate/writers=64" txs/s)(med
 approvals=$(jq -r .perSecond "$tmp/consent.json")
 p99=$(jq -r .p99Ms "$tmp/consent.json")
 r=$(ratio "$approvals" "$bolt")
-row "consent approvals, bbolt, $CONSENT_C clients (/s)" "$(num "$approvals")" "$(num "$bolt") (bbolt tx/s, runs $bolt_range)" "$r" "≥ 0.35" "$(atleast "$r" 0.35)"
+# The small-write anchor and the p99 were issue 16's targets; issue 27 restated the
+# bbolt target against the approval-shaped anchor, so they are printed for information.
+row "consent approvals, bbolt, $CONSENT_C clients (/s)" "$(num "$approvals")" "$(num "$bolt") (bbolt tx/s, runs $bolt_range)" "$r" "(information)" "-"
 shaped=$(metric "$tmp/bolt.txt" "BenchmarkUpdateApprovalShaped" txs/s)
 need "$shaped" "approval-shaped bbolt txs/s"
 say "approval-shaped bbolt txs/s: $(runs "$tmp/bolt.txt" "BenchmarkUpdateApprovalShaped" txs/s)(median $(num "$shaped"))"
 r=$(ratio "$approvals" "$shaped")
 row "  same, vs bbolt doing the approval's own writes" "$(num "$approvals")" "$(num "$shaped") (bbolt tx/s)" "$r" "≥ 0.60" "$(atleast "$r" 0.6)"
-row "  same, p99" "$(printf '%.1f ms' "$p99")" "-" "-" "≤ 50 ms" "$(atmost "$p99" 50)"
+row "  same, p99" "$(printf '%.1f ms' "$p99")" "-" "-" "(information)" "-"
 
 # --- 3. public reads vs net/http hello world ------------------------------------
 # One approval by hand gives an attestation whose public status the load reads.
