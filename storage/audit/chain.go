@@ -113,7 +113,7 @@ func chainHash(prevHash string, body []byte) (string, error) {
 // "hash", can hold objects, and every member after it is a string or a number.
 func seal(e *Entry) ([]byte, error) {
 	e.Hash = hashPlaceholder
-	full, err := canonical(e.wire())
+	full, err := canonicalWire(e.wire())
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +134,14 @@ func seal(e *Entry) ([]byte, error) {
 // hashPlaceholder stands in for the hash while an entry is encoded; it has a hash's
 // length so that the real one can be written over it.
 var hashPlaceholder = strings.Repeat("0", 2*sha256.Size)
+
+// canonicalWire is canonical(w), written directly when canonicalEntry can.
+func canonicalWire(w wireEntry) ([]byte, error) {
+	if b, ok := canonicalEntry(w); ok {
+		return b, nil
+	}
+	return canonical(w)
+}
 
 // canonical returns the RFC 8785 form of v's JSON encoding.
 func canonical(v any) ([]byte, error) {

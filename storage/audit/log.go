@@ -130,7 +130,7 @@ func (l *Log) Prepare(ctx context.Context, e Entry) (*Prepared, error) {
 	if e.ID, err = ids.New(l.rand(), IDPrefix); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	raw, err := canonical(e.wire()) // Seq 0, PrevHash "" and no "hash": pending
+	raw, err := canonicalWire(e.wire()) // Seq 0, PrevHash "" and no "hash": pending
 	if err != nil {
 		return nil, err
 	}

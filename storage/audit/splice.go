@@ -27,7 +27,7 @@ func sealPending(raw []byte, seq uint64, prevHash string) ([]byte, string, error
 		idMember  = `,"id":"`
 	)
 	prev, err := hex.DecodeString(prevHash)
-	if err != nil || len(prev) != sha256.Size {
+	if err != nil || len(prev) != sha256.Size || seq > maxExactInteger {
 		return nil, "", errNoSplice
 	}
 	s := bytes.LastIndex(raw, []byte(seqZero))
