@@ -92,48 +92,47 @@ func TestNetworkWaits(t *testing.T) {
 	idle := func() {
 		require.Eventually(t, func() bool { return s.pool.Stat().AcquiredConns() == 0 }, 5*time.Second, time.Millisecond)
 	}
-	viewOne := func(ctx context.Context, fn func(storage.Tx) error) error { return storage.ViewOne(ctx, s, fn) }
+	type kind int
+	const (
+		view kind = iota
+		update
+		viewOne
+	)
+	run := func(k kind, fn func(storage.Tx) error) error {
+		switch k {
+		case update:
+			return s.Update(ctx, fn)
+		case viewOne:
+			return storage.ViewOne(ctx, s, fn)
+		}
+		return s.View(ctx, fn)
+	}
 	tests := []struct {
-		name   string
-		update bool
-		one    bool
-		fn     func(storage.Tx) error
-		waits  int64
+		name  string
+		kind  kind
+		fn    func(storage.Tx) error
+		waits int64
 	}{
-		{"update writing only", true, false, put, 1},
-		{"update reading one key and writing", true, false, readWrite, 2},
-		{"update reading twice", true, false, twoReads, 3},
-		{"update doing nothing", true, false, func(storage.Tx) error { return nil }, 0},
+		{"update writing only", update, put, 1},
+		{"update reading one key and writing", update, readWrite, 2},
+		{"update reading twice", update, twoReads, 3},
+		{"update doing nothing", update, func(storage.Tx) error { return nil }, 0},
 		// A View's ROLLBACK is one more wait, in the background after View returned.
-		{"view of one read", false, false, getOne, 1 + 1},
-		{"view of two reads", false, false, twoReads, 2 + 1},
-		{"view doing nothing", false, false, func(storage.Tx) error { return nil }, 0},
-		{"ViewOne", false, true, getOne, 1},
+		{"view of one read", view, getOne, 1 + 1},
+		{"view of two reads", view, twoReads, 2 + 1},
+		{"view doing nothing", view, func(storage.Tx) error { return nil }, 0},
+		{"ViewOne", viewOne, getOne, 1},
 	}
 	// A first pass prepares every statement on the one connection (pgx describes a
 	// statement once per connection and caches it).
 	for _, tt := range tests {
-		run := s.View
-		switch {
-		case tt.update:
-			run = s.Update
-		case tt.one:
-			run = viewOne
-		}
-		require.NoError(t, run(ctx, tt.fn))
+		require.NoError(t, run(tt.kind, tt.fn))
 		idle()
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run := s.View
-			switch {
-			case tt.update:
-				run = s.Update
-			case tt.one:
-				run = viewOne
-			}
 			before := counter.n.Load()
-			require.NoError(t, run(ctx, tt.fn))
+			require.NoError(t, run(tt.kind, tt.fn))
 			idle()
 			require.Equal(t, tt.waits, counter.n.Load()-before)
 		})
