@@ -49,12 +49,15 @@ func (s *Server) startLivenessSession(w http.ResponseWriter, r *http.Request) er
 // verifyLiveness answers POST /liveness/verify (holder). The body is decoded
 // strictly: an image, template or any other member the proof does not define, at the
 // top level or nested in evidence, is refused with 400 unknown_field before anything
-// else runs. decodeVerifyRequest decodes it as decodeJSON does, faster.
+// else runs. decodeVerifyRequest decodes it as decodeJSON does, faster. Nothing the
+// verification returns or stores refers to the timestamps (the attestation carries
+// their count and the Merkle root), so their storage serves the next request.
 func (s *Server) verifyLiveness(w http.ResponseWriter, r *http.Request) error {
 	var req liveness.VerifyRequest
 	if err := decodeVerifyRequest(r, &req); err != nil {
 		return err
 	}
+	defer releaseTimestamps(req.FrameTimestamps)
 	p := principal(r)
 	res, err := s.cfg.Liveness.Verify(r.Context(), p.Env, p.Subject, &req)
 	if err != nil {

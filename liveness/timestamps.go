@@ -34,7 +34,7 @@ func (ts *Timestamps) UnmarshalJSON(data []byte) error {
 	if i >= len(data) || data[i] != '[' {
 		return timestampTypeError(valueKind(data, i), "")
 	}
-	out, _, err := scanTimestampArray(data, i)
+	out, _, err := scanTimestampArray(nil, data, i)
 	if err != nil {
 		return err
 	}
@@ -49,17 +49,26 @@ func (ts *Timestamps) UnmarshalJSON(data []byte) error {
 // number out of float64's range. It lets a decoder that scans a whole body in one
 // pass read the timestamps without finding the array's end first.
 func ParseTimestamps(data []byte, i int) (ts Timestamps, end int, ok bool) {
+	return AppendTimestamps(nil, data, i)
+}
+
+// AppendTimestamps is ParseTimestamps appending the timestamps to dst, as
+// strconv.AppendFloat appends to its buffer, and returning the extended slice; ts is
+// nil when ok is false. With dst[:0] of a slice that held an earlier request's
+// timestamps, a server reads the next ones without allocating: 10,000 of them are
+// 80 kB, half of what a verification allocates.
+func AppendTimestamps(dst Timestamps, data []byte, i int) (ts Timestamps, end int, ok bool) {
 	if i >= len(data) || data[i] != '[' {
 		return nil, i, false
 	}
-	ts, end, err := scanTimestampArray(data, i)
+	ts, end, err := scanTimestampArray(dst, data, i)
 	return ts, end, err == nil
 }
 
-// scanTimestampArray reads the array of numbers whose '[' is data[i] and returns it
-// with the index after its ']'; its error is the *json.UnmarshalTypeError
-// UnmarshalJSON returns.
-func scanTimestampArray(data []byte, i int) (Timestamps, int, error) {
+// scanTimestampArray reads the array of numbers whose '[' is data[i], appends it to
+// dst and returns the result with the index after its ']'; its error is the
+// *json.UnmarshalTypeError UnmarshalJSON returns.
+func scanTimestampArray(dst Timestamps, data []byte, i int) (Timestamps, int, error) {
 	// Size the slice once: a valid array holds one number more than the commas
 	// before its ']' (found by bytes' vectorised search, a few µs for 10,000
 	// timestamps). Past MaxFrameTimestamps+1, which no verification accepts, it grows
@@ -68,7 +77,11 @@ func scanTimestampArray(data []byte, i int) (Timestamps, int, error) {
 	if end := bytes.IndexByte(data[i:], ']'); end >= 0 {
 		n = min(n, bytes.Count(data[i:i+end], []byte{','})+1)
 	}
-	out := make(Timestamps, 0, n)
+	out := dst
+	if cap(out)-len(out) < n {
+		// Never nil, so that [] decodes to an empty slice as for []float64.
+		out = append(make(Timestamps, 0, len(dst)+n), dst...)
+	}
 	s := jsonscan.New(data)
 	s.Seek(i + 1)
 	if s.Consume(']') {
@@ -78,7 +91,7 @@ func scanTimestampArray(data []byte, i int) (Timestamps, int, error) {
 		start := s.Space()
 		v, ok := s.Float()
 		if !ok {
-			return nil, start, timestampTypeError(valueKind(data, start), strconv.Itoa(len(out)))
+			return nil, start, timestampTypeError(valueKind(data, start), strconv.Itoa(len(out)-len(dst)))
 		}
 		out = append(out, v)
 		switch s.Peek() {

@@ -70,7 +70,8 @@ func checkParseTimestamps(t testing.TB, s string, want []*float64, accepted bool
 	t.Helper()
 	data := []byte(s)
 	sc := jsonscan.New(data)
-	got, end, ok := ParseTimestamps(data, sc.Space())
+	start := sc.Space()
+	got, end, ok := ParseTimestamps(data, start)
 	sc.Seek(end)
 	whole := ok && sc.End()
 	if !accepted {
@@ -85,6 +86,29 @@ func checkParseTimestamps(t testing.TB, s string, want []*float64, accepted bool
 	for i := range want {
 		if math.Float64bits(*want[i]) != math.Float64bits(got[i]) {
 			t.Fatalf("%q: element %d: []float64 %v, ParseTimestamps %v", s, i, *want[i], got[i])
+		}
+	}
+	// AppendTimestamps reads the same after what dst holds, into dst's storage when
+	// it has room: a slice that held other timestamps (stale ones past its length
+	// are overwritten) or too small a one.
+	for _, dst := range []Timestamps{{}, {-1, -2}, append(make(Timestamps, 0, len(want)+3), -1, -2, -3)[:1]} {
+		kept := append(Timestamps{}, dst...)
+		app, appEnd, appOK := AppendTimestamps(dst, data, start)
+		if !appOK || appEnd != end || len(app) != len(kept)+len(want) {
+			t.Fatalf("%q: AppendTimestamps(%v) %v (ok %v, end %d), want %v then %d timestamps", s, kept, app, appOK, appEnd, kept, len(want))
+		}
+		for i, v := range kept {
+			if math.Float64bits(v) != math.Float64bits(app[i]) {
+				t.Fatalf("%q: AppendTimestamps(%v) changed element %d: %v", s, kept, i, app)
+			}
+		}
+		for i := range want {
+			if math.Float64bits(*want[i]) != math.Float64bits(app[len(kept)+i]) {
+				t.Fatalf("%q: AppendTimestamps(%v) element %d: []float64 %v, got %v", s, kept, i, *want[i], app[len(kept)+i])
+			}
+		}
+		if cap(dst)-len(dst) >= len(want)+1 && &app[:cap(app)][0] != &dst[:cap(dst)][0] {
+			t.Fatalf("%q: AppendTimestamps allocated although dst had room", s)
 		}
 	}
 }

@@ -91,6 +91,16 @@ func TestPrimitives(t *testing.T) {
 		{"Float", `-1e400`, nil, false, 0},
 		{"Float", `1e-400`, 0.0, true, 6},
 		{"Float", `"1"`, nil, false, 0},
+		// Eight bytes read at once: exactly eight digits, fewer, a byte just below
+		// '0' or above '9', one whose +6 carries into the next byte.
+		{"Float", `12345678`, 12345678.0, true, 8},
+		{"Float", `98765432,`, 98765432.0, true, 8},
+		{"Float", `1234567:9`, 1234567.0, true, 7},
+		{"Float", `1234567/9`, 1234567.0, true, 7},
+		{"Float", "1234567\xfa9", 1234567.0, true, 7},
+		{"Float", "1\xff\xff\xff\xff\xff\xff\xff", 1.0, true, 1},
+		{"Float", `123456789.5`, 123456789.5, true, 11},
+		{"Float", `-9999999999999.999`, -9999999999999.999, true, 18},
 		{"Literal", ` true`, true, true, 5},
 		{"Literal", `false`, false, true, 5},
 		{"Literal", `null`, nil, true, 4},
@@ -179,7 +189,7 @@ func TestObjectAndArray(t *testing.T) {
 // float64, the literal), and Number and RawValue return exactly that value's text.
 func FuzzPrimitives(f *testing.F) {
 	for _, s := range []string{`"abc"`, `"é"`, `"\u00e9"`, `-0.5e+10`, `1700000000000.25`,
-		`1e309`, `true`, `null`, `{"a":[1,{"b":"c"}]}`, `[[[[1]]]]`, "\"\xff\"", `0.1e-400`} {
+		`1e309`, `12345678`, `1234567:9`, "1234567\xfa9", `true`, `null`, `{"a":[1,{"b":"c"}]}`, `[[[[1]]]]`, "\"\xff\"", `0.1e-400`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
