@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -50,4 +51,32 @@ func Example() {
 	// prc_b
 	// prc_c
 	// production sees it: false
+}
+
+// ViewOne reads one record by its id as cheaply as the store allows (one statement
+// on PostgreSQL), and refuses a second read.
+func ExampleViewOne() {
+	dir, _ := os.MkdirTemp("", "storage-example")
+	defer os.RemoveAll(dir)
+	store, err := bolt.Open(filepath.Join(dir, "example.db"), bolt.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer store.Close()
+
+	ctx := context.Background()
+	parcels := storage.Bucket(veriland.Sandbox, "parcels")
+	_ = store.Update(ctx, func(tx storage.Tx) error {
+		return tx.Put(parcels, []byte("prc_a"), []byte(`{"status":"CERTIFIED"}`))
+	})
+	err = storage.ViewOne(ctx, store, func(tx storage.Tx) error {
+		v, err := tx.Get(parcels, []byte("prc_a"))
+		fmt.Println(string(v), err)
+		_, err = tx.Get(parcels, []byte("prc_b"))
+		return err
+	})
+	fmt.Println(errors.Is(err, storage.ErrOneRead))
+	// Output:
+	// {"status":"CERTIFIED"} <nil>
+	// true
 }
