@@ -30,16 +30,8 @@ const (
 // pipelined behind BEGIN.
 func (t *tx) read(sql string, args []any, dest []any, each func() error) error {
 	t.reads++
-	if t.pc == nil {
-		pc, err := t.s.pool.Acquire(t.ctx)
-		if err != nil {
-			err = t.s.beginError(t.ctx, err)
-			if t.err == nil {
-				t.err = err
-			}
-			return err
-		}
-		t.pc = pc
+	if err := t.acquire(); err != nil {
+		return err
 	}
 	if t.begun {
 		rows, err := t.pc.Query(t.ctx, sql, args...)
@@ -72,6 +64,24 @@ func (t *tx) read(sql string, args []any, dest []any, each func() error) error {
 	return nil
 }
 
+// acquire takes the transaction's connection from the pool, with the caller's
+// context, unless it has one. Its error also keeps the transaction from committing.
+func (t *tx) acquire() error {
+	if t.pc != nil {
+		return nil
+	}
+	pc, err := t.s.pool.Acquire(t.ctx)
+	if err != nil {
+		err = t.s.beginError(t.ctx, err)
+		if t.err == nil {
+			t.err = err
+		}
+		return err
+	}
+	t.pc = pc
+	return nil
+}
+
 // errCommitRolledBack is returned when PostgreSQL answered COMMIT with ROLLBACK: the
 // transaction had failed, so nothing was written.
 var errCommitRolledBack = errors.New("postgres: COMMIT was answered ROLLBACK: nothing was written")
@@ -81,12 +91,8 @@ var errCommitRolledBack = errors.New("postgres: COMMIT was answered ROLLBACK: no
 // once sent, the commit runs to its end. It reports whether the transaction may be
 // run again (a serialization failure or deadlock, in a write or at COMMIT).
 func (t *tx) commit(ctx context.Context) (retry bool, err error) {
-	if t.pc == nil {
-		pc, err := t.s.pool.Acquire(t.ctx) // the caller's context: nothing is sent yet
-		if err != nil {
-			return false, t.s.beginError(t.ctx, err)
-		}
-		t.pc = pc
+	if err := t.acquire(); err != nil { // the caller's context: nothing is sent yet
+		return false, err
 	}
 	b := &pgx.Batch{}
 	if !t.begun {

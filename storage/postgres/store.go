@@ -275,8 +275,7 @@ func (s *Store) Get(ctx context.Context, bucket string, key []byte) ([]byte, err
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, storage.ErrNotFound
 	case err != nil:
-		t := &tx{ctx: ctx, s: s, q: &s.q}
-		return nil, t.fail(err)
+		return nil, readError(ctx, err)
 	case v == nil:
 		v = []byte{}
 	}

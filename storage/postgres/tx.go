@@ -121,17 +121,24 @@ func (t *tx) fail(err error) error {
 	if t.err == nil {
 		t.err = err
 	}
-	switch {
-	case Retryable(err) && t.writable:
+	if Retryable(err) && t.writable {
 		if t.retry == nil {
 			t.retry = err // Update runs the function again
 		}
 		return fmt.Errorf("postgres: %w", err)
-	case Retryable(err):
-		// A View runs once; its caller may try again (CockroachDB can fail
-		// reads with "restart transaction").
-		return fmt.Errorf("%w: postgres: %w", storage.ErrUnavailable, err)
-	case unavailable(err):
+	}
+	return readError(t.ctx, err)
+}
+
+// readError maps the error of a read that runs once (a View's statement, or
+// Store.Get): the context's error when it is done; a serialization failure or a
+// failure of the server or connection wraps storage.ErrUnavailable, since the
+// caller may try again (CockroachDB can fail reads with "restart transaction").
+func readError(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if Retryable(err) || unavailable(err) {
 		return fmt.Errorf("%w: postgres: %w", storage.ErrUnavailable, err)
 	}
 	return fmt.Errorf("postgres: %w", err)
