@@ -302,7 +302,7 @@ func (s *Service) Decide(ctx context.Context, env veriland.Environment, id strin
 	if err != nil {
 		return nil, err
 	}
-	return s.DecideFound(ctx, f, d)
+	return s.decide(ctx, f, d)
 }
 
 // DecideFound is Decide for the request Find returned, which it does not read again
@@ -312,13 +312,19 @@ func (s *Service) DecideFound(ctx context.Context, f *Found, d Decision) (*Decis
 	if f == nil || f.r == nil {
 		return nil, errors.New("consent: DecideFound needs a request returned by Find")
 	}
-	env, id := f.Env, f.id
-	if err := s.check(env); err != nil {
+	if err := s.check(f.Env); err != nil {
 		return nil, err
 	}
 	if _, err := checkDecisionForm(d); err != nil {
 		return nil, err
 	}
+	return s.decide(ctx, f, d)
+}
+
+// decide is Decide once the environment and the decision's form are checked and the
+// request is found.
+func (s *Service) decide(ctx context.Context, f *Found, d Decision) (*DecisionResult, error) {
+	env, id := f.Env, f.id
 	r, stored, err := s.current(ctx, f) // expires it when due
 	if err != nil {
 		return nil, err

@@ -20,7 +20,11 @@ const DefaultSweepLimit = 100
 // Errors: not_found (unknown or malformed id, or a request of the other environment)
 // and storage errors.
 func (s *Service) Get(ctx context.Context, env veriland.Environment, id string) (*Request, error) {
-	r, _, err := s.get(ctx, env, id)
+	f, err := s.Find(ctx, []veriland.Environment{env}, id)
+	if err != nil {
+		return nil, err
+	}
+	r, _, err := s.current(ctx, f)
 	return r, err
 }
 
@@ -80,37 +84,14 @@ func (s *Service) Find(ctx context.Context, envs []veriland.Environment, id stri
 	return nil, err
 }
 
-// current returns the request of f as get would: expired first when it is past its
-// deadline (with the record as stored then nil).
+// current returns the request of f, expired first when it is past its deadline,
+// with the record as stored when it was read as it is (nil when it was expired).
 func (s *Service) current(ctx context.Context, f *Found) (*Request, []byte, error) {
 	if now := s.now(); f.r.due(now) {
 		r, err := s.expireOne(ctx, f.Env, f.id, now)
 		return r, nil, err
 	}
 	return f.r.Clone(), f.raw, nil
-}
-
-// get is Get, with the record as stored when the request was read as it is (nil
-// when the read expired it).
-func (s *Service) get(ctx context.Context, env veriland.Environment, id string) (*Request, []byte, error) {
-	if err := s.check(env); err != nil {
-		return nil, nil, err
-	}
-	var r *Request
-	var raw []byte
-	err := storage.ViewOne(ctx, s.Store, func(tx storage.Tx) error {
-		var err error
-		r, raw, err = repo(tx, env).requestRaw(id)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if now := s.now(); r.due(now) {
-		r, err := s.expireOne(ctx, env, id, now)
-		return r, nil, err
-	}
-	return r, raw, nil
 }
 
 // expireOne expires request id if it is still due at now, and returns it as stored
