@@ -191,10 +191,8 @@ func sealRecords(tx storage.Tx, env veriland.Environment, h head, records []reco
 			return err
 		}
 		e.Seq, e.PrevHash = h.Seq+1, h.Hash
-		raw, hash, err := sealPending(r.value, e.Seq, e.PrevHash)
-		if err == nil {
-			e.Hash = hash
-		} else if raw, err = seal(&e); err != nil {
+		raw, err := seal(&e)
+		if err != nil {
 			return err
 		}
 		if err := tx.Put(entries, seqKey(e.Seq), raw); err != nil {
