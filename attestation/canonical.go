@@ -1,11 +1,18 @@
 package attestation
 
+import (
+	"strconv"
+
+	"github.com/gowebpki/jcs"
+)
+
 // isCanonical reports whether b is certainly already in RFC 8785 canonical form, so
 // that hashing it needs no transformation. It recognises a conservative subset — no
 // whitespace, object keys of printable ASCII in strictly increasing order, strings of
-// printable ASCII or valid multi-byte UTF-8 with no escapes, integers of at most 15
-// digits without leading zeros, true, false, null — which is what Issuer.Sign stores
-// for ordinary claims. Anything else returns false and goes through the full JCS
+// printable ASCII or valid multi-byte UTF-8 with no escapes, numbers as ECMAScript
+// prints them, true, false, null — which is what Issuer.Sign stores for ordinary
+// claims, and what encoding/json writes for a struct whose fields are in that order
+// (the claims of liveness and consent), so that Sign keeps its bytes as they are. Anything else returns false and goes through the full JCS
 // transformation. FuzzIsCanonical checks that whatever it accepts, jcs.Transform
 // leaves unchanged.
 func isCanonical(b []byte) bool {
@@ -33,7 +40,7 @@ func (p *canonScanner) value(depth int) bool {
 		_, ok := p.str(false)
 		return ok
 	case c == '-' || c >= '0' && c <= '9':
-		return p.integer()
+		return p.number()
 	default:
 		return p.literal("true") || p.literal("false") || p.literal("null")
 	}
@@ -172,25 +179,60 @@ func utf8SeqLen(b []byte) int {
 	return n
 }
 
-// integer scans an integer of at most 15 digits: exactly representable as a float64
-// and printed the same way by ECMAScript's Number serialisation. "-0" is refused.
-func (p *canonScanner) integer() bool {
+// number scans a JSON number and reports whether it is printed as RFC 8785 prints
+// it, ECMAScript's Number serialisation of its float64 (jcs.NumberToJSON): an
+// integer of at most 15 digits without leading zeros always is, and "-0" never is;
+// any other number (a fraction such as a liveness score, 0.93) is parsed and
+// printed again, and must come out the same.
+func (p *canonScanner) number() bool {
+	start := p.i
 	if p.b[p.i] == '-' {
 		p.i++
 	}
-	start := p.i
-	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
-		p.i++
-	}
-	n := p.i - start
+	digits := p.i
+	p.i = digitsEnd(p.b, p.i)
+	n := p.i - digits
 	switch {
-	case n == 0 || n > 15:
+	case n == 0:
 		return false
-	case p.b[start] == '0' && (n > 1 || start > 0 && p.b[start-1] == '-'):
-		return false // leading zero, or -0
+	case p.b[digits] == '0' && (n > 1 || digits > start):
+		return false // leading zero, or -0 (and -0.5: ECMAScript prints it, but rarely)
 	}
-	if p.i < len(p.b) && (p.b[p.i] == '.' || p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+	plain := n <= 15
+	if p.i < len(p.b) && p.b[p.i] == '.' {
+		j := digitsEnd(p.b, p.i+1)
+		if j == p.i+1 {
+			return false
+		}
+		p.i, plain = j, false
+	}
+	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+		j := p.i + 1
+		if j < len(p.b) && (p.b[j] == '+' || p.b[j] == '-') {
+			j++
+		}
+		k := digitsEnd(p.b, j)
+		if k == j {
+			return false
+		}
+		p.i, plain = k, false
+	}
+	if plain {
+		return true
+	}
+	text := string(p.b[start:p.i])
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
 		return false
 	}
-	return true
+	out, err := jcs.NumberToJSON(f)
+	return err == nil && out == text
+}
+
+// digitsEnd returns the index after the decimal digits that start at b[i].
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }

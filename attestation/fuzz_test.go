@@ -19,6 +19,7 @@ func FuzzIsCanonical(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `[]`, `{"a":1,"b":[true,false,null],"c":"é"}`, `{"b":1,"a":2}`, `{"a":1,"a":2}`,
 		`-0`, `0`, `-12`, `012`, `1.5`, `1e3`, `123456789012345`, `1234567890123456`, `"\u00e9"`,
+		`0.93`, `-0.5`, `1e21`, `1e+21`, `0.000001`, `1e-7`, `123.450`, `5e-324`, `9007199254740993`,
 		`"a\nb"`, "\"\u2028\"", "\"\xed\xa0\x80\"", `{"a":{"b":{}}}`, ` {}`, `{"é":1}`, `"😀"`,
 	} {
 		f.Add([]byte(s))
@@ -147,4 +148,41 @@ func FuzzTypedData(f *testing.F) {
 			t.Fatalf("accepted typed data whose apitypes digest is %x, not the message's %x: %s", got, want, b)
 		}
 	})
+}
+
+// TestIsCanonical pins which forms isCanonical accepts, and that jcs.Transform
+// agrees with each one it accepts (FuzzIsCanonical explores the rest).
+func TestIsCanonical(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":1,"b":[true,false,null],"c":"é"}`, true},
+		{`{"level":"L2","scores":{"hueScore":0.93,"latencyMs":412.5}}`, true},
+		{`0.000001`, true},
+		{`1e+21`, true},
+		{`1e-7`, true},
+		{`123456789012345`, true},
+		{`{"b":1,"a":2}`, false},    // keys out of order
+		{`{"a":1,"a":2}`, false},    // a repeated key
+		{`1e21`, false},             // ECMAScript prints 1e+21
+		{`123.450`, false},          // a trailing zero
+		{`1E+21`, false},            // a capital E
+		{`9007199254740993`, false}, // not a float64: printed 9007199254740992
+		{`-0`, false},               // printed 0
+		{`0.1e1`, false},            // printed 1
+		{`"\u00e9"`, false},         // an escape JCS does not keep
+		{` {}`, false},              // white space
+		{`{"a":{"b":0.5}}`, true},
+	} {
+		if got := isCanonical([]byte(c.in)); got != c.want {
+			t.Errorf("isCanonical(%s) = %v, want %v", c.in, got, c.want)
+		}
+		if c.want {
+			out, err := jcs.Transform([]byte(c.in))
+			if err != nil || string(out) != c.in {
+				t.Errorf("jcs.Transform(%s) = %s, %v", c.in, out, err)
+			}
+		}
+	}
 }

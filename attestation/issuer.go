@@ -100,7 +100,13 @@ func (d *Draft) validate() (json.RawMessage, error) {
 	claims := json.RawMessage("{}")
 	if d.Claims != nil {
 		b, err := json.Marshal(d.Claims)
-		if err == nil {
+		switch {
+		case err != nil:
+		case isCanonical(b):
+			// Already canonical (a map of plain values, or a struct whose fields are
+			// in key order): kept as marshalled, which spares a parse and a print.
+			claims = b
+		default:
 			claims, err = Canonical(b)
 		}
 		switch {

@@ -61,15 +61,17 @@ type DecisionResult struct {
 // its request (a holder cannot pass off the approval of another request), and so
 // that, with the attestation's subject and verifier and the decision APPROVED, it
 // rebuilds the signed Consent message, whose digest is the attestation's evidenceHash.
+// Its fields are in key order, so that encoding/json writes them in RFC 8785 form
+// (but for RequireLiveness, an API type in the order of the source document).
 type ConsentClaims struct {
-	RequestID string `json:"requestId"`
-	Mode      Mode   `json:"mode"`
+	Deadline uint64 `json:"deadline"`
 	// DisclosedScope is the holder's disclosedScope as posted and signed (in PROOF_ONLY
 	// it may be empty: "everything asked").
 	DisclosedScope     []string    `json:"disclosedScope"`
 	DisclosedScopeHash common.Hash `json:"disclosedScopeHash"`
+	Mode               Mode        `json:"mode"`
 	Nonce              common.Hash `json:"nonce"`
-	Deadline           uint64      `json:"deadline"`
+	RequestID          string      `json:"requestId"`
 	// RequireLiveness is the request's requirement, which the approval met; omitted
 	// when it had none.
 	RequireLiveness *LivenessRequirement `json:"requireLiveness,omitempty"`

@@ -138,12 +138,13 @@ func whole(x *float64) (uint64, bool) {
 // Scores are the evidence values the level policy judges, gathered from the
 // evidence groups; LIVENESS attestation claims carry them as "scores". A nil member
 // was not sent.
+// Its fields are in key order, as Claims'.
 type Scores struct {
-	ParallaxScore  *float64 `json:"parallaxScore,omitempty"`  // evidence.sensor.parallaxScore
-	HueScore       *float64 `json:"hueScore,omitempty"`       // evidence.challenge.hueScore
-	LatencyMs      *float64 `json:"latencyMs,omitempty"`      // evidence.challenge.latencyMs
-	IMUCorrelation *float64 `json:"imuCorrelation,omitempty"` // evidence.sensor.imuCorrelation
 	FrameJitterMs  *float64 `json:"frameJitterMs,omitempty"`  // evidence.timing.frameJitterMs
+	HueScore       *float64 `json:"hueScore,omitempty"`       // evidence.challenge.hueScore
+	IMUCorrelation *float64 `json:"imuCorrelation,omitempty"` // evidence.sensor.imuCorrelation
+	LatencyMs      *float64 `json:"latencyMs,omitempty"`      // evidence.challenge.latencyMs
+	ParallaxScore  *float64 `json:"parallaxScore,omitempty"`  // evidence.sensor.parallaxScore
 }
 
 // Scores gathers the scores of e (nil-safe).
@@ -289,14 +290,16 @@ const StatusVerified = "VERIFIED"
 // Claims are the claims of a LIVENESS attestation. They hold the level, the policy
 // and device trust it was judged with, and the device's scores — never frames or
 // biometric data. EvidenceHash of the attestation is the proof's Merkle root.
+// Its fields are in key order, so that encoding/json writes them in RFC 8785 form
+// and the attestation keeps those bytes without a transformation.
 type Claims struct {
+	AttestationType   deviceattest.Type  `json:"attestationType"`   // how the device was enrolled
+	DeviceTrust       deviceattest.Trust `json:"deviceTrust"`       // BASIC or STRONG
+	FrameCount        int64              `json:"frameCount"`        // evidence.timing.frameCount
 	Level             Level              `json:"level"`             // the level passed
 	PolicyVersion     string             `json:"policyVersion"`     // Policy.Version applied
-	DeviceTrust       deviceattest.Trust `json:"deviceTrust"`       // BASIC or STRONG
-	AttestationType   deviceattest.Type  `json:"attestationType"`   // how the device was enrolled
-	FrameCount        int64              `json:"frameCount"`        // evidence.timing.frameCount
-	SessionDurationMs int64              `json:"sessionDurationMs"` // evidence.timing.sessionDurationMs
 	Scores            Scores             `json:"scores"`            // the scores sent (Evidence.Scores)
+	SessionDurationMs int64              `json:"sessionDurationMs"` // evidence.timing.sessionDurationMs
 }
 
 // Verify checks a liveness proof for holder in env (POST /liveness/verify, holder) and,
