@@ -25,7 +25,9 @@
 #      cluster stopped at exit): consent approvals on one replica vs pgbench's TPC-B-like
 #      tps at the same clients on the same cluster (≥ 0.80; pgbench -i at scale
 #      PGBENCH_SCALE, run before and after the approvals, mean of the two), their p99
-#      (≤ 150 ms), two replicas vs one (≥ 1.00), and retries per commit
+#      (≤ 150 ms), two replicas vs one (≥ 1.00; PG_ROUNDS rounds alternating one
+#      replica and two, the median round's ratio judged, the one-replica rows the
+#      median of its runs), and retries per commit
 #      (veriland_storage_retries_total ÷ veriland_storage_commits_total from /metrics,
 #      summed over the replicas). Each approvals run has a database of its own and
 #      fresh keys shared by its replicas; each replica's pool is pool_max_conns=PG_POOL
@@ -49,6 +51,7 @@
 #   PGBENCH_SCALE (1)    pgbench -i scale factor
 #   PGBENCH_SECONDS (15) pgbench -T of each of the two pgbench runs
 #   PG_POOL (8)          pool_max_conns of each replica on PostgreSQL
+#   PG_ROUNDS (3)        rounds of one replica then two on PostgreSQL
 #   PG (auto)            "off" skips the PostgreSQL rows
 # It is not part of the test command and CI does not run it.
 set -euo pipefail
@@ -66,6 +69,7 @@ HTTP_C=${HTTP_C:-32}
 PGBENCH_SCALE=${PGBENCH_SCALE:-1}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
 PG_POOL=${PG_POOL:-8}
+PG_ROUNDS=${PG_ROUNDS:-3}
 PG=${PG:-auto}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/veriland-bench.XXXXXX")
@@ -457,26 +461,45 @@ else
 	# retries NAME: retries per commit of the run NAME, with three decimals.
 	retries() { awk '{ printf "%.3f (%d/%d)", $1 / $2, $1, $2 }' "$tmp/$1.metrics"; }
 
+	# One replica and two alternate, PG_ROUNDS times: the machine's speed drifts from
+	# minute to minute (the same server binary spends 1.1 to 1.8 ms of CPU per
+	# approval in runs a minute apart), so the two are compared round by round
+	# and the median round's ratio is judged, as for the public reads. The
+	# one-replica rows are the median of its runs.
 	pgbench_run before
-	pg_approvals approvals_1 1
-	pg_approvals approvals_2 2
+	for k in $(seq "$PG_ROUNDS"); do
+		pg_approvals "approvals_1_$k" 1
+		pg_approvals "approvals_2_$k" 2
+	done
 	pgbench_run after
 	pg_stop
 
+	# field RUN KEY: KEY of the loadgen report of RUN.
+	field() { jq -r ".$2" "$tmp/$1.json"; }
+	ones=() twos=() p99s=() rounds=() retries_1=() retries_2=()
+	for k in $(seq "$PG_ROUNDS"); do
+		ones+=("$(field "approvals_1_$k" perSecond)")
+		twos+=("$(field "approvals_2_$k" perSecond)")
+		p99s+=("$(field "approvals_1_$k" p99Ms)")
+		rounds+=("$(ratio "${twos[-1]}" "${ones[-1]}")")
+		retries_1+=("$(retries "approvals_1_$k")")
+		retries_2+=("$(retries "approvals_2_$k")")
+	done
 	pgbench=$(mean "${pgbench_tps[@]}")
-	one=$(jq -r .perSecond "$tmp/approvals_1.json")
-	two=$(jq -r .perSecond "$tmp/approvals_2.json")
-	p99_1=$(jq -r .p99Ms "$tmp/approvals_1.json")
-	p99_2=$(jq -r .p99Ms "$tmp/approvals_2.json")
+	one=$(median "${ones[@]}")
+	p99_1=$(median "${p99s[@]}")
+	two_r=$(median "${rounds[@]}")
+	# nums X...: the numbers, rounded and grouped, separated by spaces.
+	nums() { local x out=(); for x in "$@"; do out+=("$(num "$x")"); done; echo "${out[*]}"; }
 	r=$(ratio "$one" "$pgbench")
 	row "$pg_what" "$(num "$one")" "$(num "$pgbench") (pgbench tps, scale $PGBENCH_SCALE, $CONSENT_C clients; runs $(num "${pgbench_tps[0]}"), $(num "${pgbench_tps[1]}"))" \
-		"$r" "≥ 0.80" "$(atleast "$r" 0.8)"
-	row "  same, p99" "$(printf '%.1f ms' "$p99_1")" "-" "-" "≤ 150 ms" "$(atmost "$p99_1" 150)"
-	r=$(ratio "$two" "$one")
-	row "  2 replicas vs 1, pool_max_conns=$PG_POOL each (/s)" "$(num "$two")" "$(num "$one") (1 replica)" "$r" "≥ 1.00" "$(atleast "$r" 1)"
-	row "  2 replicas, p99" "$(printf '%.1f ms' "$p99_2")" "-" "-" "(information)" "-"
-	row "  retries per commit, 1 replica" "$(retries approvals_1)" "-" "-" "(information)" "-"
-	row "  retries per commit, 2 replicas" "$(retries approvals_2)" "-" "-" "(information)" "-"
+		"$r (median of $PG_ROUNDS runs: $(nums "${ones[@]}"))" "≥ 0.80" "$(atleast "$r" 0.8)"
+	row "  same, p99" "$(printf '%.1f ms' "$p99_1")" "-" "(median of $(nums "${p99s[@]}") ms)" "≤ 150 ms" "$(atmost "$p99_1" 150)"
+	row "  2 replicas vs 1, pool_max_conns=$PG_POOL each (/s, median of $PG_ROUNDS alternating rounds)" "$(num "$(median "${twos[@]}")")" "$(num "$one") (1 replica)" \
+		"$two_r (rounds ${rounds[*]})" "≥ 1.00" "$(atleast "$two_r" 1)"
+	row "  2 replicas, p99 (round 1)" "$(printf '%.1f ms' "$(field approvals_2_1 p99Ms)")" "-" "-" "(information)" "-"
+	row "  retries per commit, 1 replica (round 1)" "${retries_1[0]}" "-" "-" "(information)" "-"
+	row "  retries per commit, 2 replicas (round 1)" "${retries_2[0]}" "-" "-" "(information)" "-"
 fi
 
 # --- 5. parcel certifications through the server --------------------------------
