@@ -157,6 +157,11 @@ type Server struct {
 	healthOK, healthDown []byte
 	// probeDeadline bounds the health probes (healthTimeout).
 	probeDeadline sharedDeadline
+	// sealLease elects the one replica that seals journaled audit entries while the
+	// replicas run (runSealing).
+	sealLease *lease.Lease
+	// sealLeading is true while this replica seals (veriland_audit_sealing_leader).
+	sealLeading atomic.Bool
 	// anchorLease elects the one replica that runs the anchoring workers (nil: no
 	// anchoring service).
 	anchorLease *lease.Lease

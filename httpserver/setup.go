@@ -13,7 +13,6 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/ratelimit"
-	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/audit"
 	"github.com/veriland/veriland/storage/chainjob"
 	"github.com/veriland/veriland/storage/lease"
@@ -32,6 +31,9 @@ func (s *Server) setup() error {
 		s.limiter = &ratelimit.Limiter{Store: s.cfg.Store, Now: s.cfg.Now, Logger: s.log}
 	}
 	s.setupIdempotency()
+	if err := s.setupSealingLease(); err != nil {
+		return err
+	}
 	if err := s.setupAnchoringLease(); err != nil {
 		return err
 	}
@@ -73,7 +75,10 @@ func mapValues[K comparable, V any](m map[K]V) []V {
 // Every replica sharing Store may run it. The sweeps (audit flush, expiry, pruning)
 // and webhook delivery are safe on all of them at once: each change is one
 // transaction that re-reads what it changes, and deliveries are claimed before they
-// are sent. Anchoring runs on one replica at a time, the holder of the "anchoring"
+// are sent. Sealing is safe on all of them too, but runs on the holder of the
+// "audit-sealing" lease (SealingLease), so that replicas do not seal the same
+// entries in overlapping transactions; every replica seals once when it stops.
+// Anchoring runs on one replica at a time, the holder of the "anchoring"
 // lease (AnchoringLease), because production anchoring sends transactions from one
 // key whose nonce two senders would race on; it checks the lease again before each
 // send, and moves to a standby within about 20 s (lease.DefaultTTL and one poll) when
@@ -81,15 +86,14 @@ func mapValues[K comparable, V any](m map[K]V) []V {
 func (s *Server) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	// Audit entries are journaled by the transactions that make the changes and
-	// chained here, on every replica (storage/audit: Seal). Sealing stops last, after
-	// the final flush of coalesced entries, so that its final seal chains those too.
+	// chained here by the holder of the sealing lease (SealingLease). Sealing stops
+	// last, after the final flush of coalesced entries, so that its final seal chains
+	// those too.
 	sealCtx, stopSealing := context.WithCancel(context.WithoutCancel(ctx))
 	sealDone := make(chan struct{})
 	go func() {
 		defer close(sealDone)
-		if err := s.auditLog.RunSealing(sealCtx, s.cfg.Store, 0); err != nil && sealCtx.Err() == nil {
-			s.log.ErrorContext(ctx, "audit sealing stopped", "err", err)
-		}
+		s.runSealing(sealCtx)
 	}()
 	if s.cfg.Outbox != nil {
 		wg.Go(func() {
@@ -139,12 +143,8 @@ func (s *Server) setupAnchoringLease() error {
 	if s.cfg.Attestations == nil && s.cfg.Parcels == nil {
 		return nil
 	}
-	if s.cfg.ReplicaID == "" {
-		id, err := ids.New(s.cfg.Rand, "replica")
-		if err != nil {
-			return err
-		}
-		s.cfg.ReplicaID = id
+	if err := s.ensureReplicaID(); err != nil {
+		return err
 	}
 	s.anchorLease = &lease.Lease{Store: s.cfg.Store, Name: AnchoringLease, Holder: s.cfg.ReplicaID, Now: s.cfg.Now, Logger: s.log}
 	policy := s.cfg.ChainJobs

@@ -47,9 +47,11 @@
 //     sealed, deletes its pending record, and writes the head once. The journal is
 //     not in the write transaction's read set (only the records it deletes are), so
 //     on PostgreSQL appenders and the sealer seldom make each other retry; sealers
-//     conflict with each other on the head. Log.RunSealing runs on every replica and seals an environment when
-//     its oldest pending entry is one interval (200 ms) old, so that the replicas
-//     together seal about once per interval; List and Verify seal before they read,
+//     conflict with each other on the head. Log.RunSealing seals an environment when
+//     its oldest pending entry is one interval (200 ms) old; it is safe on every
+//     replica at once, and the reference server runs it on the holder of a lease
+//     (httpserver.SealingLease) so that replicas under load do not seal the same
+//     entries in overlapping transactions; List and Verify seal before they read,
 //     so that a reader sees every entry committed before its call.
 //
 // Consequences. An entry's content is committed with the change it records, but its

@@ -235,16 +235,19 @@ func decodePending(env veriland.Environment, key, raw []byte) (Entry, error) {
 // It seals at once, and then looks at the journal at random pauses of half to one and a
 // half intervals (every; DefaultSealInterval when 0), and seals an environment when
 // its oldest pending entry is at least one interval old (by the Log's clock). So
-// entries wait about one to two intervals, and RunSealing on every replica of one
-// database seals about once per interval in all, not once per replica: the first
-// replica to find old entries seals them, and the others then find only young ones.
-// Sealers that do overlap conflict on the chain head and retry (on PostgreSQL), which
-// costs work but never correctness. Failed seals are logged (once for as long as the
+// entries wait about one to two intervals. RunSealing on every replica of one
+// database is correct, and while appends are sparse it seals about once per
+// interval in all: the first replica to find old entries seals them, and the others
+// then find only young ones. Under steady load, though, every replica finds old
+// entries at every look, and sealers that overlap conflict on the chain head and
+// retry (on PostgreSQL), which costs work but never correctness; the reference
+// server therefore runs it on the holder of a lease (storage/lease), and seals once
+// with Seal on the others when they stop. Failed seals are logged (once for as long as the
 // same failure repeats) and retried at the next look. After a seal of a full batch
 // or more (a backlog) it looks again at once rather than after a pause.
 //
-// Run it on every replica: an entry left pending by a replica that died is sealed by
-// the others.
+// Run it on every replica, or on one under a lease: an entry left pending by a
+// replica that died is sealed by whichever sealer runs.
 func (l *Log) RunSealing(ctx context.Context, store storage.Store, every time.Duration) error {
 	if every < 0 {
 		return errors.New("audit: RunSealing needs a positive interval (or 0 for the default)")
