@@ -102,21 +102,7 @@ func (r *anchoringReplica) stop() {
 // Two replicas run Run on one store: only the anchoring lease's holder anchors, each
 // attestation once; when it shuts down, the other takes over.
 func TestRunAnchorsOnOneReplica(t *testing.T) {
-	backends := map[string]func(t *testing.T) []storage.Store{
-		"bolt": func(t *testing.T) []storage.Store {
-			s, err := bolt.Open(filepath.Join(t.TempDir(), "veriland.db"), bolt.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = s.Close() })
-			return []storage.Store{s, s}
-		},
-		"postgres": func(t *testing.T) []storage.Store {
-			pg := pgtest.Replicas(t, 2, 4)
-			return []storage.Store{pg[0], pg[1]}
-		},
-	}
-	for name, open := range backends {
+	for name, open := range replicaStores() {
 		t.Run(name, func(t *testing.T) {
 			stores := open(t)
 			issuerKey := bytes.Repeat([]byte{7}, 32)
@@ -193,5 +179,25 @@ func waitAnchored(t *testing.T, s *attestation.Service, ids []string) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+}
+
+// replicaStores are the two ways the lease tests give two replicas one store: one
+// bbolt file opened once (two Servers in one process), and two connection pools on
+// one PostgreSQL database (skipped without one, failed under CI=true).
+func replicaStores() map[string]func(t *testing.T) []storage.Store {
+	return map[string]func(t *testing.T) []storage.Store{
+		"bolt": func(t *testing.T) []storage.Store {
+			s, err := bolt.Open(filepath.Join(t.TempDir(), "veriland.db"), bolt.Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = s.Close() })
+			return []storage.Store{s, s}
+		},
+		"postgres": func(t *testing.T) []storage.Store {
+			pg := pgtest.Replicas(t, 2, 4)
+			return []storage.Store{pg[0], pg[1]}
+		},
 	}
 }

@@ -195,3 +195,14 @@ func (m *metrics) handler(token string, writeError func(http.ResponseWriter, *ht
 		h.ServeHTTP(w, r)
 	})
 }
+
+// leaderGauge registers the gauge name: 1 while leading is true (this replica holds
+// a lease and runs what it guards), 0 on a standby.
+func (m *metrics) leaderGauge(name, help string, leading *atomic.Bool) {
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 {
+		if leading.Load() {
+			return 1
+		}
+		return 0
+	}))
+}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/audit"
@@ -30,21 +28,14 @@ const SealingLease = "audit-sealing"
 const sealShutdownTimeout = 10 * time.Second
 
 // setupSealingLease prepares the sealing lease and the gauge that tells whether this
-// replica holds it.
+// replica holds it (veriland_audit_sealing_leader).
 func (s *Server) setupSealingLease() error {
 	if err := s.ensureReplicaID(); err != nil {
 		return err
 	}
 	s.sealLease = &lease.Lease{Store: s.cfg.Store, Name: SealingLease, Holder: s.cfg.ReplicaID, Now: s.cfg.Now, Logger: s.log}
-	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "veriland_audit_sealing_leader",
-		Help: "1 while this replica holds the audit sealing lease and seals journaled entries, 0 on a standby.",
-	}, func() float64 {
-		if s.sealLeading.Load() {
-			return 1
-		}
-		return 0
-	}))
+	s.metrics.leaderGauge("veriland_audit_sealing_leader",
+		"1 while this replica holds the audit sealing lease and seals journaled entries, 0 on a standby.", &s.sealLeading)
 	return nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,10 +12,8 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/auth"
-	"github.com/veriland/veriland/internal/pgtest"
 	"github.com/veriland/veriland/storage"
 	"github.com/veriland/veriland/storage/audit"
-	"github.com/veriland/veriland/storage/bolt"
 	"github.com/veriland/veriland/storage/lease"
 )
 
@@ -85,19 +82,7 @@ func countAudit(t *testing.T, store storage.Store) (pending, sealed int) {
 // entry journaled on either is sealed once, the other takes over when the holder
 // stops, and a replica that stops seals what is pending on its way out.
 func TestRunSealsOnOneReplica(t *testing.T) {
-	backends := map[string]func(t *testing.T) []storage.Store{
-		"bolt": func(t *testing.T) []storage.Store {
-			s, err := bolt.Open(filepath.Join(t.TempDir(), "veriland.db"), bolt.Options{NoSync: true})
-			require.NoError(t, err)
-			t.Cleanup(func() { _ = s.Close() })
-			return []storage.Store{s, s}
-		},
-		"postgres": func(t *testing.T) []storage.Store {
-			pg := pgtest.Replicas(t, 2, 4)
-			return []storage.Store{pg[0], pg[1]}
-		},
-	}
-	for name, open := range backends {
+	for name, open := range replicaStores() {
 		t.Run(name, func(t *testing.T) {
 			stores := open(t)
 			a := startSealingReplica(t, stores[0], "replica-a")

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/httpserver/ratelimit"
 	"github.com/veriland/veriland/storage/audit"
@@ -160,15 +158,8 @@ func (s *Server) setupAnchoringLease() error {
 		p.RegisterChainJobs(s.chainJobs)
 	}
 	s.metrics.chainJobGauges(s.chainJobs)
-	s.metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "veriland_anchoring_leader",
-		Help: "1 while this replica holds the anchoring lease and runs the anchoring workers, 0 on a standby.",
-	}, func() float64 {
-		if s.anchorLeading.Load() {
-			return 1
-		}
-		return 0
-	}))
+	s.metrics.leaderGauge("veriland_anchoring_leader",
+		"1 while this replica holds the anchoring lease and runs the anchoring workers, 0 on a standby.", &s.anchorLeading)
 	return nil
 }
 
