@@ -28,6 +28,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/stretchr/testify/require"
+
+	"github.com/veriland/veriland/internal/ethreceipt"
 )
 
 // gethEnv names the geth binary (scripts/devchain.sh exports it) that
@@ -147,7 +149,7 @@ func TestLandTitleMintSurvivesKill(t *testing.T) {
 	// The block comes; the server is down meanwhile.
 	waitNoPending(t, ctx, eth, registry)
 	if pendingTx != (common.Hash{}) {
-		r, err := eth.TransactionReceipt(ctx, pendingTx)
+		r, err := ethreceipt.Wait(ctx, eth, pendingTx, 100*time.Millisecond)
 		require.NoError(t, err, "the killed server's transaction is mined")
 		require.Equal(t, uint64(1), r.Status, "the killed server's transaction succeeded")
 	}
@@ -296,15 +298,11 @@ func fundedRegistryKey(t *testing.T, ctx context.Context, node *devNode) (string
 	require.NoError(t, node.rpc.CallContext(ctx, &hash, "eth_sendTransaction", map[string]any{
 		"from": accounts[0], "to": addr, "value": (*hexutil.Big)(value),
 	}))
-	for {
-		r, err := node.eth.TransactionReceipt(ctx, hash)
-		if err == nil {
-			require.Equal(t, uint64(1), r.Status, "funding the registry account")
-			break
-		}
-		require.ErrorIs(t, err, ethereum.NotFound)
-		time.Sleep(100 * time.Millisecond)
-	}
+	// A fresh node may answer "transaction indexing is in progress" before "not
+	// found": ethreceipt.Wait waits through both, as the server's chain clients do.
+	r, err := ethreceipt.Wait(ctx, node.eth, hash, 100*time.Millisecond)
+	require.NoError(t, err, "the receipt of the registry account's funding")
+	require.Equal(t, uint64(1), r.Status, "funding the registry account")
 	return p, addr
 }
 
