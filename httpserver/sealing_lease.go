@@ -3,9 +3,7 @@ package httpserver
 import (
 	"context"
 	"errors"
-	"time"
 
-	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/internal/ids"
 	"github.com/veriland/veriland/storage/audit"
 	"github.com/veriland/veriland/storage/lease"
@@ -23,9 +21,6 @@ import (
 // (at once when it shuts down cleanly); entries wait in the journal meanwhile, as
 // durable as when sealed.
 const SealingLease = "audit-sealing"
-
-// sealShutdownTimeout bounds the seal a standby makes when it shuts down.
-const sealShutdownTimeout = 10 * time.Second
 
 // setupSealingLease prepares the sealing lease and the gauge that tells whether this
 // replica holds it (veriland_audit_sealing_leader).
@@ -54,9 +49,9 @@ func (s *Server) ensureReplicaID() error {
 
 // runSealing seals journaled audit entries until ctx is done: while this replica
 // holds the sealing lease, audit.Log.RunSealing runs (and seals once more on its way
-// out); a replica that does not hold it when ctx ends seals once on its way out, so
-// that what it journaled is sealed when Run returns, as on a lone replica (that seal
-// is safe beside the holder's).
+// out); a replica that does not hold it when ctx ends seals once on its way out
+// (audit.FinalSeal), so that what it journaled is sealed when Run returns, as on a
+// lone replica (that seal is safe beside the holder's).
 func (s *Server) runSealing(ctx context.Context) {
 	held := false
 	err := s.sealLease.Run(ctx, func(ctx context.Context) error {
@@ -72,11 +67,7 @@ func (s *Server) runSealing(ctx context.Context) {
 	if held {
 		return
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sealShutdownTimeout)
-	defer cancel()
-	for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
-		if _, err := audit.Seal(sctx, s.cfg.Store, env); err != nil {
-			s.log.ErrorContext(ctx, "audit: sealing entries on shutdown", "env", env, "err", err)
-		}
+	if err := audit.FinalSeal(ctx, s.cfg.Store); err != nil {
+		s.log.ErrorContext(ctx, "audit: sealing entries on shutdown", "err", err)
 	}
 }

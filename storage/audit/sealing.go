@@ -21,7 +21,7 @@ const DefaultSealInterval = 200 * time.Millisecond
 // SealBatch is the most pending entries Seal moves into the chain in one transaction.
 const SealBatch = 512
 
-// sealShutdownTimeout bounds RunSealing's final seal.
+// sealShutdownTimeout bounds FinalSeal.
 const sealShutdownTimeout = 10 * time.Second
 
 // Seal moves env's pending entries into its chain, oldest pending key first (the
@@ -241,10 +241,10 @@ func decodePending(env veriland.Environment, key, raw []byte) (Entry, error) {
 // then find only young ones. Under steady load, though, every replica finds old
 // entries at every look, and sealers that overlap conflict on the chain head and
 // retry (on PostgreSQL), which costs work but never correctness; the reference
-// server therefore runs it on the holder of a lease (storage/lease), and seals once
-// with Seal on the others when they stop. Failed seals are logged (once for as long as the
-// same failure repeats) and retried at the next look. After a seal of a full batch
-// or more (a backlog) it looks again at once rather than after a pause.
+// server therefore runs it on the holder of a lease (storage/lease), and the
+// others call FinalSeal when they stop. Failed seals are logged (once for as long as
+// the same failure repeats) and retried at the next look. After a seal of a full
+// batch or more (a backlog) it looks again at once rather than after a pause.
 //
 // Run it on every replica, or on one under a lease: an entry left pending by a
 // replica that died is sealed by whichever sealer runs.
@@ -288,17 +288,26 @@ func (l *Log) RunSealing(ctx context.Context, store storage.Store, every time.Du
 				timer.Reset(every/2 + rand.N(every))
 			}
 		case <-ctx.Done():
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sealShutdownTimeout)
-			defer cancel()
-			var errs []error
-			for _, env := range envs {
-				if _, err := Seal(sctx, store, env); err != nil {
-					errs = append(errs, fmt.Errorf("%s: %w", env, err))
-				}
-			}
-			return errors.Join(errs...)
+			return FinalSeal(ctx, store)
 		}
 	}
+}
+
+// FinalSeal seals both environments' pending entries once (Seal), with a context
+// detached from ctx's cancellation and bounded by 10 s, and returns their errors
+// joined, each prefixed with its environment. It is the seal a sealer makes on its
+// way out (RunSealing's last one), and the one a replica that does not run
+// RunSealing makes when it stops, so that what it journaled is sealed by then.
+func FinalSeal(ctx context.Context, store storage.Store) error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sealShutdownTimeout)
+	defer cancel()
+	var errs []error
+	for _, env := range []veriland.Environment{veriland.Sandbox, veriland.Production} {
+		if _, err := Seal(sctx, store, env); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", env, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // sealIfDue seals env when its oldest pending entry is at least age old and returns
