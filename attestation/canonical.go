@@ -1,9 +1,12 @@
 package attestation
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/veriland/veriland/internal/jsonscan"
 )
 
 // isCanonical reports whether b is certainly already in RFC 8785 canonical form, so
@@ -12,8 +15,8 @@ import (
 // printable ASCII or valid multi-byte UTF-8 with no escapes, numbers as ECMAScript
 // prints them, true, false, null — which is what Issuer.Sign stores for ordinary
 // claims, and what encoding/json writes for a struct whose fields are in that order
-// (the claims of liveness and consent), so that Sign keeps its bytes as they are. Anything else returns false and goes through the full JCS
-// transformation. FuzzIsCanonical checks that whatever it accepts, jcs.Transform
+// (the claims of liveness and consent), so that Sign keeps its bytes as they are.
+// Anything else returns false and goes through the full JCS transformation. FuzzIsCanonical checks that whatever it accepts, jcs.Transform
 // leaves unchanged.
 func isCanonical(b []byte) bool {
 	p := canonScanner{b: b}
@@ -179,60 +182,37 @@ func utf8SeqLen(b []byte) int {
 	return n
 }
 
-// number scans a JSON number and reports whether it is printed as RFC 8785 prints
-// it, ECMAScript's Number serialisation of its float64 (jcs.NumberToJSON): an
-// integer of at most 15 digits without leading zeros always is, and "-0" never is;
-// any other number (a fraction such as a liveness score, 0.93) is parsed and
-// printed again, and must come out the same.
+// number scans a JSON number (jsonscan's grammar) and reports whether it is
+// printed as RFC 8785 prints it, ECMAScript's Number serialisation of its float64
+// (jcs.NumberToJSON): an integer of at most 15 digits always is (the grammar has no
+// leading zeros), but for "-0"; any other number (a fraction such as a liveness
+// score, 0.93) is parsed and printed again, and must come out the same.
 func (p *canonScanner) number() bool {
-	start := p.i
-	if p.b[p.i] == '-' {
-		p.i++
-	}
-	digits := p.i
-	p.i = digitsEnd(p.b, p.i)
-	n := p.i - digits
-	switch {
-	case n == 0:
+	s := jsonscan.New(p.b)
+	s.Seek(p.i) // at '-' or a digit: Number skips no space
+	text, ok := s.Number()
+	if !ok {
 		return false
-	case p.b[digits] == '0' && (n > 1 || digits > start):
-		return false // leading zero, or -0 (and -0.5: ECMAScript prints it, but rarely)
 	}
-	plain := n <= 15
-	if p.i < len(p.b) && p.b[p.i] == '.' {
-		j := digitsEnd(p.b, p.i+1)
-		if j == p.i+1 {
-			return false
-		}
-		p.i, plain = j, false
+	p.i = s.Pos()
+	digits := bytes.TrimPrefix(text, []byte("-"))
+	if len(digits) <= 15 && isDigits(digits) {
+		return string(text) != "-0"
 	}
-	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
-		j := p.i + 1
-		if j < len(p.b) && (p.b[j] == '+' || p.b[j] == '-') {
-			j++
-		}
-		k := digitsEnd(p.b, j)
-		if k == j {
-			return false
-		}
-		p.i, plain = k, false
-	}
-	if plain {
-		return true
-	}
-	text := string(p.b[start:p.i])
-	f, err := strconv.ParseFloat(text, 64)
+	f, err := strconv.ParseFloat(string(text), 64)
 	if err != nil {
 		return false
 	}
 	out, err := jcs.NumberToJSON(f)
-	return err == nil && out == text
+	return err == nil && out == string(text)
 }
 
-// digitsEnd returns the index after the decimal digits that start at b[i].
-func digitsEnd(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
+// isDigits reports whether b holds only decimal digits.
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
 	}
-	return i
+	return true
 }

@@ -174,6 +174,8 @@ func TestIsCanonical(t *testing.T) {
 		{`"\u00e9"`, false},         // an escape JCS does not keep
 		{` {}`, false},              // white space
 		{`{"a":{"b":0.5}}`, true},
+		{`-0.5`, true},
+		{`01`, false}, // a leading zero
 	} {
 		if got := isCanonical([]byte(c.in)); got != c.want {
 			t.Errorf("isCanonical(%s) = %v, want %v", c.in, got, c.want)
