@@ -63,11 +63,8 @@ func (s *Store) GCRA(ctx context.Context, bucket string, key []byte, now, emissi
 	}
 	query := gcraQuery(s.q.table)
 	for run := 1; ; run++ {
-		if err := ctx.Err(); err != nil {
+		if err := s.usable(ctx); err != nil {
 			return 0, false, err
-		}
-		if s.closed.Load() {
-			return 0, false, storage.ErrClosed
 		}
 		var old, stored []byte
 		err := s.pool.QueryRow(ctx, query, bucket, key, now, emission, tolerance).Scan(&old, &stored)

@@ -239,11 +239,8 @@ func (s *Store) Close() error {
 // transaction begins with fn's first read and ends after View returned (see the
 // package documentation on round trips).
 func (s *Store) View(ctx context.Context, fn func(tx storage.Tx) error) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return err
-	}
-	if s.closed.Load() {
-		return storage.ErrClosed
 	}
 	t := &tx{ctx: ctx, s: s, begin: beginView, q: &s.q}
 	defer func() {
@@ -262,11 +259,8 @@ func (s *Store) View(ctx context.Context, fn func(tx storage.Tx) error) error {
 // run. A statement sees one snapshot, so the value is the one a View would read.
 // Errors are those of a View's Get.
 func (s *Store) Get(ctx context.Context, bucket string, key []byte) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return nil, err
-	}
-	if s.closed.Load() {
-		return nil, storage.ErrClosed
 	}
 	s.gets.Add(1)
 	var v []byte
@@ -302,11 +296,8 @@ func (s *Store) Get(ctx context.Context, bucket string, key []byte) ([]byte, err
 func (s *Store) Update(ctx context.Context, fn func(tx storage.Tx) error) error {
 	var last error
 	for attempt := 1; ; attempt++ {
-		if err := ctx.Err(); err != nil {
+		if err := s.usable(ctx); err != nil {
 			return err
-		}
-		if s.closed.Load() {
-			return storage.ErrClosed
 		}
 		retry, err := s.attempt(ctx, fn, attempt > 1)
 		if !retry {
@@ -367,6 +358,18 @@ func (s *Store) attempt(ctx context.Context, fn func(tx storage.Tx) error, retry
 	}
 	s.commits.Add(1)
 	return false, nil
+}
+
+// usable returns ctx's error, or ErrClosed once the store is closed: what every
+// entry point checks before it takes a connection.
+func (s *Store) usable(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.closed.Load() {
+		return storage.ErrClosed
+	}
+	return nil
 }
 
 // beginError maps an error of BEGIN (and of acquiring a connection).
