@@ -114,11 +114,15 @@ func BenchmarkLivenessVerifyRoute(b *testing.B) {
 		b.StopTimer()
 		for i := 0; i < b.N; i++ {
 			body := next()
-			c0 := lvCPU(b)
+			// The CPU is read inside the timer's window: StartTimer and StopTimer
+			// each read the memory statistics, which stops the world, and that is
+			// the benchmark's cost, not the request's (about 0.1 ms a request here).
 			b.StartTimer()
+			c0 := lvCPU(b)
 			status := post(body)
+			c1 := lvCPU(b)
 			b.StopTimer()
-			cpu += lvCPU(b) - c0
+			cpu += c1 - c0
 			if status != http.StatusCreated {
 				b.Fatalf("status %d", status)
 			}
