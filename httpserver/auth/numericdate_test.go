@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"encoding/base64"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,4 +65,63 @@ func TestVerifyNumericDateTypes(t *testing.T) {
 			require.ErrorIs(t, err, want)
 		})
 	}
+}
+
+// numericDatePayloads are JWT payloads for the two paths of checkNumericDates, with
+// whether each passes: the one-pass scan and, for what it does not read, encoding/json.
+var numericDatePayloads = []struct {
+	payload string
+	numeric bool
+}{
+	{`{"exp":1795262400,"iat":1795258800}`, true},
+	{`{"sub":"a"}`, true},
+	{`{"exp":-1.5e3}`, true},
+	{` { "exp" : 1 , "nested" : {"exp":"x","a":[{"iat":null}]} } `, true},
+	{`{"exp":"1795262400"}`, false},
+	{`{"iat":null}`, false},
+	{`{"nbf":true}`, false},
+	{`{"exp":[1]}`, false},
+	{`{"exp":"1","exp":2}`, true}, // the last member wins, as in encoding/json
+	{`{"exp":2,"exp":"1"}`, false},
+	{`{"\u0065xp":"1"}`, false}, // an escaped name: encoding/json decides
+	{`{"\u0065xp":1,"exp":"1"}`, false},
+	{`{"exp":"1","\u0065xp":1}`, true},
+	{`{"exp":1}x`, false},
+	{`[1]`, false},
+	{``, false},
+	{`{"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `,"exp":"1"}`, false}, // deeper than the scan reads
+}
+
+// TestNumericDatePayloads checks both paths of checkNumericDates on
+// numericDatePayloads, and that the scan, where it decides, agrees with encoding/json.
+func TestNumericDatePayloads(t *testing.T) {
+	for _, tc := range numericDatePayloads {
+		t.Run(tc.payload, func(t *testing.T) {
+			numeric, scanned := scanNumericDates([]byte(tc.payload))
+			if !scanned {
+				numeric = decodeNumericDates([]byte(tc.payload))
+			}
+			require.Equal(t, tc.numeric, numeric)
+			require.Equal(t, decodeNumericDates([]byte(tc.payload)), numeric)
+			raw := "e30." + base64.RawURLEncoding.EncodeToString([]byte(tc.payload)) + ".c2ln"
+			err := checkNumericDates(jwt.NewParser(), raw)
+			require.Equal(t, tc.numeric, err == nil, "%v", err)
+		})
+	}
+	require.Error(t, checkNumericDates(jwt.NewParser(), "e30.e30"))
+	require.Error(t, checkNumericDates(jwt.NewParser(), "e30.e30.c2ln.x"))
+}
+
+// FuzzNumericDates holds the one-pass scan to encoding/json's answer on every payload
+// it decides.
+func FuzzNumericDates(f *testing.F) {
+	for _, tc := range numericDatePayloads {
+		f.Add([]byte(tc.payload))
+	}
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		numeric, scanned := scanNumericDates(payload)
+		if scanned && numeric != decodeNumericDates(payload) {
+			t.Fatalf("scan says %v, encoding/json %v, for %q", numeric, !numeric, payload)
+		}
+	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/veriland/veriland"
 	"github.com/veriland/veriland/internal/ids"
+	"github.com/veriland/veriland/internal/jsonscan"
 )
 
 // Issuer is the only accepted "iss" claim.
@@ -180,30 +181,78 @@ var numericDateClaims = [...]string{"exp", "iat", "nbf"}
 // verified, so its payload segment decodes.
 func checkNumericDates(parser *jwt.Parser, raw string) error {
 	refused := unauthenticated(ErrClaims, "the token's exp, iat and nbf must be JSON numbers")
-	parts := strings.Split(raw, ".")
-	if len(parts) != 3 {
+	_, rest, _ := strings.Cut(raw, ".")
+	segment, sig, ok := strings.Cut(rest, ".")
+	if !ok || strings.Contains(sig, ".") {
 		return refused
 	}
-	payload, err := parser.DecodeSegment(parts[1])
+	payload, err := parser.DecodeSegment(segment)
 	if err != nil {
 		return refused
 	}
+	numeric, scanned := scanNumericDates(payload)
+	if !scanned {
+		numeric = decodeNumericDates(payload)
+	}
+	if !numeric {
+		return refused
+	}
+	return nil
+}
+
+// scanNumericDates is checkNumericDates' one pass over a payload whose member names
+// have no escapes (every token this server issues): it reports whether the last
+// exp, iat and nbf members present each start as a JSON number, and scanned false,
+// with nothing decided, for a payload it does not read (an escaped name, nesting
+// deeper than maxClaimDepth), which decodeNumericDates then decides.
+func scanNumericDates(payload []byte) (numeric, scanned bool) {
+	var first [len(numericDateClaims)]byte // the last value's first byte, 0 when absent
+	s := jsonscan.New(payload)
+	ok := s.Object(func(key []byte) bool {
+		for i, name := range numericDateClaims {
+			if string(key) == name {
+				s.Space()
+				first[i] = s.Peek()
+			}
+		}
+		return s.Skip(maxClaimDepth)
+	}) && s.End()
+	if !ok {
+		return false, false
+	}
+	for _, c := range first {
+		if c != 0 && !numberStart(c) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// maxClaimDepth is how deeply nested a claim value scanNumericDates reads; a deeper
+// one goes to decodeNumericDates.
+const maxClaimDepth = 32
+
+// decodeNumericDates is scanNumericDates through encoding/json, for any payload: the
+// last member of each name wins, escaped names included.
+func decodeNumericDates(payload []byte) bool {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(payload, &members); err != nil {
-		return refused
+		return false
 	}
 	for _, name := range numericDateClaims {
 		v, ok := members[name]
 		if !ok {
 			continue
 		}
-		v = bytes.TrimSpace(v)
-		if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
-			return refused
+		if v = bytes.TrimSpace(v); len(v) == 0 || !numberStart(v[0]) {
+			return false
 		}
 	}
-	return nil
+	return true
 }
+
+// numberStart reports whether a JSON value starting with c is a number.
+func numberStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
 
 func refusal(err error) *veriland.Error {
 	switch {
