@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/veriland/veriland"
+	"github.com/veriland/veriland/internal/jsonappend"
 	"github.com/veriland/veriland/storage"
 )
 
@@ -24,6 +25,22 @@ type record struct {
 	Attestation      *Attestation `json:"attestation"`
 	RevocationReason string       `json:"revocationReason,omitempty"`
 	RevokedBy        string       `json:"revokedBy,omitempty"`
+}
+
+// appendJSON encodes r with stored as its attestation, exactly as json.Marshal
+// writes a record (the stored form does not change), through Attestation.AppendJSON.
+func (r *record) appendJSON(stored *Attestation) ([]byte, error) {
+	b, err := stored.AppendJSON(append(make([]byte, 0, 1024), `{"attestation":`...))
+	if err != nil {
+		return nil, err
+	}
+	if r.RevocationReason != "" {
+		b = jsonappend.String(append(b, `,"revocationReason":`...), r.RevocationReason)
+	}
+	if r.RevokedBy != "" {
+		b = jsonappend.String(append(b, `,"revokedBy":`...), r.RevokedBy)
+	}
+	return append(b, '}'), nil
 }
 
 func notFound() *veriland.Error {
@@ -53,7 +70,7 @@ func loadRecord(tx storage.Tx, env veriland.Environment, id string) (*record, er
 func saveRecord(tx storage.Tx, env veriland.Environment, r *record) error {
 	stored := *r.Attestation
 	stored.TypedData = TypedData{}
-	b, err := json.Marshal(record{Attestation: &stored, RevocationReason: r.RevocationReason, RevokedBy: r.RevokedBy})
+	b, err := r.appendJSON(&stored)
 	if err != nil {
 		return veriland.Errorf(veriland.CodeInternal, "cannot encode attestation").WithCause(err)
 	}

@@ -56,15 +56,33 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledBuffer = 64 << 10
 
 // encodeJSON encodes v followed by a newline, the bytes json.Marshal(v) + "\n", into
-// a pooled buffer; nil when v cannot be encoded (encodeError then says why).
+// a pooled buffer; nil when v cannot be encoded (encodeError then says why). A value
+// that writes its own JSON (jsonAppender) writes it.
 func encodeJSON(v any) *bytes.Buffer {
 	buf := buffers.Get().(*bytes.Buffer)
 	buf.Reset()
+	if a, ok := v.(jsonAppender); ok {
+		b, err := a.AppendJSON(buf.AvailableBuffer())
+		if err != nil {
+			releaseBuffer(buf)
+			return nil
+		}
+		buf.Write(append(b, '\n'))
+		return buf
+	}
 	if json.NewEncoder(buf).Encode(v) != nil {
 		releaseBuffer(buf)
 		return nil
 	}
 	return buf
+}
+
+// jsonAppender is a response value with a hand-written encoder that writes exactly
+// what json.Marshal writes (consent.DecisionResult and liveness.VerifyResult, which
+// carry an attestation: attestation.Attestation.AppendJSON), without encoding/json's
+// reflection and its second pass over MarshalJSON output.
+type jsonAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
 }
 
 // encodeError is the error json.Marshal gives for v (the slow path of a failure).
