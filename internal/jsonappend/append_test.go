@@ -41,7 +41,7 @@ func TestRaw(t *testing.T) {
 // TestTime holds Time to json.Marshal, errors included.
 func TestTime(t *testing.T) {
 	for _, tm := range []time.Time{{}, time.Date(2026, 11, 28, 5, 6, 7, 890, time.UTC),
-		time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("", -(3*3600 + 30*60))),
+		time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("", -(3*3600+30*60))),
 		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("", 30))} {
 		want, werr := json.Marshal(tm)
