@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/veriland/veriland"
 )
@@ -54,7 +55,12 @@ func CheckDetail(detail map[string]any) error {
 	if len(raw) > MaxDetailBytes {
 		return veriland.Invalid("/detail", "detail is %d bytes; at most %d", len(raw), MaxDetailBytes)
 	}
-	// Walk the decoded form so that structs and typed maps are checked like maps.
+	// A detail of plain values is its own decoded form: walk it as it is.
+	if plain, err := checkPlain("/detail", detail); plain {
+		return err
+	}
+	// Otherwise walk the decoded form, so that structs and typed maps are checked
+	// like maps.
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return veriland.Invalid("/detail", "detail is not JSON-encodable").WithCause(err)
@@ -86,6 +92,49 @@ func checkValue(pointer string, v any) error {
 		}
 	}
 	return nil
+}
+
+// checkPlain is checkValue for a value that decodes from its JSON encoding as
+// itself, checked the same way: strings and member names in valid UTF-8, booleans,
+// nil, numbers (which are not checked), and lists and maps of those. plain is false,
+// and nothing decided, at any other value.
+func checkPlain(pointer string, v any) (plain bool, err error) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, child := range v {
+			if !utf8.ValidString(k) {
+				return false, nil
+			}
+			p := pointer + "/" + escapePointer(k)
+			if forbiddenDetailKeys[normalizeKey(k)] {
+				return true, veriland.Invalid(p, "detail member %q may hold a secret or personal data", k)
+			}
+			if plain, err := checkPlain(p, child); !plain || err != nil {
+				return plain, err
+			}
+		}
+	case []any:
+		for i, child := range v {
+			if plain, err := checkPlain(fmt.Sprintf("%s/%d", pointer, i), child); !plain || err != nil {
+				return plain, err
+			}
+		}
+	case []string:
+		for i, child := range v {
+			if plain, err := checkPlain(fmt.Sprintf("%s/%d", pointer, i), child); !plain || err != nil {
+				return plain, err
+			}
+		}
+	case string:
+		if !utf8.ValidString(v) {
+			return false, nil
+		}
+		return true, checkValue(pointer, v)
+	case nil, bool, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+	default:
+		return false, nil
+	}
+	return true, nil
 }
 
 // Replacers are safe for concurrent use and never change once built.

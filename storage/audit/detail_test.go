@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -31,10 +32,25 @@ func TestCheckDetail(t *testing.T) {
 		{"pointer escaping", map[string]any{"a/b": map[string]any{"token": "x"}}, "/detail/a~1b/token"},
 		{"too large", map[string]any{"blob": strings.Repeat("x", MaxDetailBytes)}, "/detail"},
 		{"not JSON", map[string]any{"f": func() {}}, "/detail"},
+		// Values that are not their own decoded form are walked decoded.
+		{"token in a typed map", map[string]any{"m": map[string]string{"token": "x"}}, "/detail/m/token"},
+		{"jwt in a string list", map[string]any{"l": []string{"a", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln"}}, "/detail/l/1"},
+		{"email in a struct", map[string]any{"s": struct {
+			Email string `json:"email"`
+		}{"a@b.c"}}, "/detail/s/email"},
+		{"invalid UTF-8 key", map[string]any{"pass\xffword": "x"}, ""},
+		{"invalid UTF-8 around a jwt", map[string]any{"v": "\xffeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln"}, ""},
+		{"numbers of every kind", map[string]any{"i": int8(1), "u": uint64(2), "f": float32(0.5), "n": nil, "b": true}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := CheckDetail(tt.detail)
+			// The walk of plain values answers as the walk of the decoded form.
+			if raw, merr := json.Marshal(tt.detail); merr == nil && len(raw) <= MaxDetailBytes {
+				var v any
+				require.NoError(t, json.Unmarshal(raw, &v))
+				require.Equal(t, pointerOf(checkValue("/detail", v)), pointerOf(err))
+			}
 			if tt.pointer == "" {
 				require.NoError(t, err)
 				return
@@ -43,4 +59,12 @@ func TestCheckDetail(t *testing.T) {
 			require.Equal(t, tt.pointer, err.(*veriland.Error).Pointer)
 		})
 	}
+}
+
+// pointerOf is the pointer of a validation error, "" for nil.
+func pointerOf(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.(*veriland.Error).Pointer
 }

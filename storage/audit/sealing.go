@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -212,8 +211,10 @@ func sealRecords(tx storage.Tx, env veriland.Environment, h head, records []reco
 // decodePending reads a pending record of env's journal: an entry of env with an id
 // and a time, and no seq, prevHash or hash yet, stored under its pendingKey.
 func decodePending(env veriland.Environment, key, raw []byte) (Entry, error) {
+	// UnmarshalJSON directly: json.Unmarshal would validate the record once, and
+	// then UnmarshalJSON decode it with a validation of its own.
 	var e Entry
-	if err := json.Unmarshal(raw, &e); err != nil {
+	if err := e.UnmarshalJSON(raw); err != nil {
 		return Entry{}, fmt.Errorf("%w: pending record %x is undecodable: %v", ErrCorrupt, key, err)
 	}
 	switch {
