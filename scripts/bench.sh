@@ -11,6 +11,7 @@
 #      verify rate for the document's two signatures (anchor = verify/s ÷ 2), with
 #      the document's DS certificate seen before (the TrustStore's signer cache, as
 #      in service) and, for RSA and brainpoolP256r1, not seen before (cache off);
+#      both sides in BENCHCOUNT alternating rounds, medians compared;
 #   2. consent approvals through the reference server on bbolt at CONSENT_C clients
 #      (examples/loadgen) vs the same group commit making an approval's own writes
 #      (BenchmarkUpdateApprovalShaped, ≥ 0.60), and for information vs the raw bbolt
@@ -44,7 +45,8 @@
 # (environment):
 #   OPENSSL_SECONDS (2)  seconds per openssl speed measurement
 #   BENCHTIME (1s)       -benchtime of the Go benchmarks measured by time, and
-#   BENCHCOUNT (3)       their -count (the median is used)
+#   BENCHCOUNT (3)       their -count (the median is used); rounds of chipauth and
+#                        openssl speed
 #   CONSENT_N (3000)     approvals per consent run; CONSENT_C (64) clients, which
 #                        pgbench uses as well
 #   HTTP_SECONDS (5)     measured seconds per HTTP load; HTTP_C (32) connections
@@ -200,16 +202,30 @@ stop() {
 }
 
 # --- 1. passive authentication vs openssl speed --------------------------------
-say "chipauth benchmarks (-benchtime $BENCHTIME, median of $BENCHCOUNT)"
-go test -run '^$' -bench '^BenchmarkVerify(RSA2048|RSA3072|RSA4096|BrainpoolP256|BrainpoolP384|BrainpoolP512)(NewDS)?$' \
-	-benchtime "$BENCHTIME" -count "$BENCHCOUNT" ./chipauth >"$tmp/chipauth.txt"
-if command -v openssl >/dev/null; then
-	say "openssl speed -seconds $OPENSSL_SECONDS (rsa2048..4096, brainpool 256..512)"
-	openssl speed -seconds "$OPENSSL_SECONDS" rsa2048 rsa3072 rsa4096 \
-		ecdsabrp256r1 ecdsabrp384r1 ecdsabrp512r1 >"$tmp/openssl.txt" 2>/dev/null
-fi
-# openssl_verify PATTERN: verify/s (the last column) of the summary line matching PATTERN.
-openssl_verify() { awk -v re="$1" '$0 ~ re { v = $NF } END { print v }' "$tmp/openssl.txt"; }
+# Both sides are measured BENCHCOUNT times, alternating (ours, then openssl, in each
+# round), and each row compares the two medians: one openssl run decided the row by
+# the minute when only our side was a median (its verify/s moved by a fifth between
+# runs minutes apart, ours by a twentieth).
+say "chipauth benchmarks (-benchtime $BENCHTIME) and openssl speed -seconds $OPENSSL_SECONDS, alternating, median of $BENCHCOUNT"
+: >"$tmp/chipauth.txt"
+for round in $(seq "$BENCHCOUNT"); do
+	go test -run '^$' -bench '^BenchmarkVerify(RSA2048|RSA3072|RSA4096|BrainpoolP256|BrainpoolP384|BrainpoolP512)(NewDS)?$' \
+		-benchtime "$BENCHTIME" -count 1 ./chipauth >>"$tmp/chipauth.txt"
+	if command -v openssl >/dev/null; then
+		openssl speed -seconds "$OPENSSL_SECONDS" rsa2048 rsa3072 rsa4096 \
+			ecdsabrp256r1 ecdsabrp384r1 ecdsabrp512r1 >"$tmp/openssl.$round.txt" 2>/dev/null
+	fi
+done
+# openssl_verify PATTERN: the median over the rounds of verify/s (the last column) of
+# the summary line matching PATTERN.
+openssl_verify() {
+	local f vals=()
+	for f in "$tmp"/openssl.*.txt; do
+		vals+=("$(awk -v re="$1" '$0 ~ re { v = $NF } END { print v }' "$f")")
+	done
+	say "openssl verify/s for /$1/: ${vals[*]}"
+	median "${vals[@]}"
+}
 for pa in "RSA-2048|RSA2048|^rsa +2048 bits" "RSA-3072|RSA3072|^rsa +3072 bits" "RSA-4096|RSA4096|^rsa +4096 bits" \
 	"brainpoolP256r1|BrainpoolP256|ecdsa \\\\(brainpoolP256r1\\\\)" \
 	"brainpoolP384r1|BrainpoolP384|ecdsa \\\\(brainpoolP384r1\\\\)" \
