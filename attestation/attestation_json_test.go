@@ -11,20 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland/attestation"
+	"github.com/veriland/veriland/internal/jsonappend"
 )
 
 // requireAppendsAsMarshal checks that att.AppendJSON writes what json.Marshal(att)
 // writes, or fails where it fails.
 func requireAppendsAsMarshal(t testing.TB, att *attestation.Attestation) {
 	t.Helper()
-	want, werr := json.Marshal(att)
-	got, gerr := att.AppendJSON([]byte("prefix"))
-	if werr != nil {
-		require.Error(t, gerr, "json.Marshal fails (%v)", werr)
-		return
-	}
-	require.NoError(t, gerr)
-	require.Equal(t, "prefix"+string(want), string(got))
+	require.NoError(t, jsonappend.SameAsMarshal(att))
 }
 
 // TestAttestationAppendJSON holds AppendJSON to json.Marshal on issued attestations
