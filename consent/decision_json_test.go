@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/veriland/veriland/attestation"
-	"github.com/veriland/veriland/internal/jsonappend"
 	"github.com/veriland/veriland/consent"
+	"github.com/veriland/veriland/internal/jsonappend"
 )
 
 // TestDecisionResultAppendJSON holds DecisionResult.AppendJSON to json.Marshal.
