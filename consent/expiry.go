@@ -54,6 +54,12 @@ type Found struct {
 	raw []byte
 }
 
+// CallbackURL is the found request's callbackUrl, "" when it has none. It is set
+// when the request is created and never changes, so a caller knows from it, before
+// or after DecideFound, whether the decision can queue a webhook: none is queued for
+// a request without one.
+func (f *Found) CallbackURL() string { return f.r.CallbackURL }
+
 // Find reads request id in the first of envs that holds it, in their order (one
 // single-key read per environment tried), for a public route that learns the
 // environment from the record (POST /consent/{requestId} without the environment
