@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/veriland/veriland/internal/jsonappend"
 )
 
 const (
@@ -57,11 +59,14 @@ const maxPooledBuffer = 64 << 10
 
 // encodeJSON encodes v followed by a newline, the bytes json.Marshal(v) + "\n", into
 // a pooled buffer; nil when v cannot be encoded (encodeError then says why). A value
-// that writes its own JSON (jsonAppender) writes it.
+// with a hand-written encoder that writes exactly what json.Marshal writes
+// (jsonappend.Appender: consent.DecisionResult and liveness.VerifyResult, which carry
+// an attestation) writes itself, without encoding/json's reflection and its second
+// pass over MarshalJSON output.
 func encodeJSON(v any) *bytes.Buffer {
 	buf := buffers.Get().(*bytes.Buffer)
 	buf.Reset()
-	if a, ok := v.(jsonAppender); ok {
+	if a, ok := v.(jsonappend.Appender); ok {
 		b, err := a.AppendJSON(buf.AvailableBuffer())
 		if err != nil {
 			releaseBuffer(buf)
@@ -75,14 +80,6 @@ func encodeJSON(v any) *bytes.Buffer {
 		return nil
 	}
 	return buf
-}
-
-// jsonAppender is a response value with a hand-written encoder that writes exactly
-// what json.Marshal writes (consent.DecisionResult and liveness.VerifyResult, which
-// carry an attestation: attestation.Attestation.AppendJSON), without encoding/json's
-// reflection and its second pass over MarshalJSON output.
-type jsonAppender interface {
-	AppendJSON(dst []byte) ([]byte, error)
 }
 
 // encodeError is the error json.Marshal gives for v (the slow path of a failure).

@@ -5,7 +5,9 @@ import (
 	"fmt"
 )
 
-// Appender is a value with a hand-written encoder built from this package.
+// Appender is a value with a hand-written encoder built from this package, which
+// writes exactly what json.Marshal writes of it (SameAsMarshal checks that). The
+// reference server writes a response that is one with AppendJSON.
 type Appender interface {
 	AppendJSON(dst []byte) ([]byte, error)
 }
