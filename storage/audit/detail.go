@@ -60,44 +60,29 @@ func CheckDetail(detail map[string]any) error {
 		return err
 	}
 	// Otherwise walk the decoded form, so that structs and typed maps are checked
-	// like maps.
+	// like maps. A decoded value is plain (encoding/json writes strings in valid
+	// UTF-8, and decodes into maps, lists, strings, float64, booleans and nil).
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return veriland.Invalid("/detail", "detail is not JSON-encodable").WithCause(err)
 	}
-	return checkValue("/detail", v)
+	_, err = checkPlain("/detail", v)
+	return err
 }
 
-func checkValue(pointer string, v any) error {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, child := range v {
-			p := pointer + "/" + escapePointer(k)
-			if forbiddenDetailKeys[normalizeKey(k)] {
-				return veriland.Invalid(p, "detail member %q may hold a secret or personal data", k)
-			}
-			if err := checkValue(p, child); err != nil {
-				return err
-			}
-		}
-	case []any:
-		for i, child := range v {
-			if err := checkValue(fmt.Sprintf("%s/%d", pointer, i), child); err != nil {
-				return err
-			}
-		}
-	case string:
-		if jwtPattern.MatchString(v) || strings.Contains(v, "-----BEGIN") {
-			return veriland.Invalid(pointer, "detail value looks like a credential")
-		}
+// checkString refuses a string value that looks like a credential.
+func checkString(pointer, s string) error {
+	if jwtPattern.MatchString(s) || strings.Contains(s, "-----BEGIN") {
+		return veriland.Invalid(pointer, "detail value looks like a credential")
 	}
 	return nil
 }
 
-// checkPlain is checkValue for a value that decodes from its JSON encoding as
-// itself, checked the same way: strings and member names in valid UTF-8, booleans,
-// nil, numbers (which are not checked), and lists and maps of those. plain is false,
-// and nothing decided, at any other value.
+// checkPlain walks a value that decodes from its JSON encoding as itself: strings
+// and member names in valid UTF-8, booleans, nil, numbers (which are not checked),
+// and lists and maps of those. It refuses a member name that announces a secret or
+// personal data and a string that looks like a credential. plain is false, and
+// nothing decided, at any other value.
 func checkPlain(pointer string, v any) (plain bool, err error) {
 	switch v := v.(type) {
 	case map[string]any:
@@ -129,7 +114,7 @@ func checkPlain(pointer string, v any) (plain bool, err error) {
 		if !utf8.ValidString(v) {
 			return false, nil
 		}
-		return true, checkValue(pointer, v)
+		return true, checkString(pointer, v)
 	case nil, bool, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 	default:
 		return false, nil
