@@ -283,33 +283,24 @@ consent_run() {
 		exit 1
 	}
 }
-# ticks PID: the CPU (user + system) PID has used so far, in clock ticks; -1 once it
-# has exited.
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo -1; }
+# ticks PID: the CPU (user + system) PID has used so far, in clock ticks.
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # consent_cpu OUT ADDR TOKEN SERVER_PID: consent_run on one server, also writing to
-# OUT.cpu the CPU per timed approval, in ms, of the server and of the loadgen: from
-# the end of the loadgen's setup ("prepared" on its stderr) to its exit, read from
-# /proc every 20 ms.
+# OUT.cpu the CPU per timed approval, in ms, of the server and of the loadgen. The
+# server's is read from /proc when the loadgen's setup ends ("prepared" on its
+# stderr) and again when it exits; the loadgen reports its own (cpuSeconds), so
+# that nothing samples processes on the measured cores while the approvals run.
 consent_cpu() {
 	local out=$1 addr=$2 token=$3 spid=$4
 	consent_run "$out" "$addr" "$token" &
-	local cpid=$! lpid=
-	while [[ -z $lpid ]] && kill -0 "$cpid" 2>/dev/null; do
-		lpid=$(pgrep -P "$cpid" -f "$bin/loadgen" | head -n1 || true)
-		sleep 0.01
-	done
+	local cpid=$!
 	until grep -q prepared "$out.err" 2>/dev/null || ! kill -0 "$cpid" 2>/dev/null; do sleep 0.01; done
-	local s0 l0 s1 l1 t
-	s0=$(ticks "$spid") l0=$(ticks "${lpid:-0}")
-	s1=$s0 l1=$l0
-	while kill -0 "$cpid" 2>/dev/null; do
-		t=$(ticks "${lpid:-0}") && [[ $t -ge 0 ]] && l1=$t
-		s1=$(ticks "$spid")
-		sleep 0.02
-	done
+	local s0 s1
+	s0=$(ticks "$spid")
 	wait "$cpid"
-	awk -v s0="$s0" -v s1="$s1" -v l0="$l0" -v l1="$l1" -v hz="$(getconf CLK_TCK)" -v n="$CONSENT_N" \
-		'BEGIN { printf "%.3f %.3f\n", (s1 - s0) / hz / n * 1000, (l1 - l0) / hz / n * 1000 }' >"$out.cpu"
+	s1=$(ticks "$spid")
+	awk -v s0="$s0" -v s1="$s1" -v hz="$(getconf CLK_TCK)" -v n="$CONSENT_N" -v l="$(jq -r '.cpuSeconds // 0' "$out")" \
+		'BEGIN { printf "%.3f %.3f\n", (s1 - s0) / hz / n * 1000, l / n * 1000 }' >"$out.cpu"
 }
 bolt_bench "before the approvals"
 

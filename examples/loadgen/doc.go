@@ -41,7 +41,9 @@
 //
 // The report (or, with -json, one JSON object: scenario, requests, errors, seconds,
 // perSecond, p50Ms, p90Ms, p99Ms, maxMs, statusCounts, and concurrency, rateLimited,
-// stoppedAtCap, firstError) covers the timed phase only. requests counts the
+// stoppedAtCap, firstError, cpuSeconds) covers the timed phase only; cpuSeconds is
+// the load generator's own CPU in it (user + system; omitted where the system does
+// not report it). requests counts the
 // completed requests, errors those without the expected answer; perSecond counts
 // the successful ones over the wall-clock seconds of the phase; latencies are
 // nearest-rank percentiles over every completed request, measured client-side from

@@ -116,7 +116,7 @@ func (l *loader) measure(ctx context.Context, scenario string, n int, op func(ct
 	samples := make([]sample, workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	start := time.Now()
+	start, cpu := time.Now(), processCPU()
 	for w := range workers {
 		wg.Go(func() {
 			s := &samples[w]
@@ -147,8 +147,12 @@ func (l *loader) measure(ctx context.Context, scenario string, n int, op func(ct
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	if cpu > 0 {
+		cpu = processCPU() - cpu
+	}
 
-	rep := &report{Scenario: scenario, Concurrency: workers, StatusCounts: map[string]int{}, Seconds: elapsed.Seconds()}
+	rep := &report{Scenario: scenario, Concurrency: workers, StatusCounts: map[string]int{}, Seconds: elapsed.Seconds(),
+		CPUSeconds: round3(cpu.Seconds())}
 	var lat []time.Duration
 	for _, s := range samples {
 		lat = append(lat, s.lat...)
@@ -208,6 +212,10 @@ type report struct {
 	RateLimited  int            `json:"rateLimited"`
 	StoppedAtCap bool           `json:"stoppedAtCap"`
 	FirstError   string         `json:"firstError,omitempty"`
+	// CPUSeconds is the load generator's own CPU (user + system) in the timed phase,
+	// so that a benchmark on the server's machine can tell the server's share; 0, and
+	// omitted, where the system does not report it.
+	CPUSeconds float64 `json:"cpuSeconds,omitempty"`
 }
 
 func (r *report) write(w io.Writer) {

@@ -102,6 +102,9 @@ func TestScenarios(t *testing.T) {
 			require.LessOrEqual(t, rep.P50Ms, rep.P90Ms)
 			require.LessOrEqual(t, rep.P90Ms, rep.P99Ms)
 			require.LessOrEqual(t, rep.P99Ms, rep.MaxMs)
+			if processCPU() > 0 { // the system reports CPU time (unix)
+				require.Positive(t, rep.CPUSeconds, "the timed phase's CPU (the test's server runs in this process too)")
+			}
 		})
 	}
 
